@@ -1,0 +1,1 @@
+"""Account models (none yet)."""

@@ -1,0 +1,48 @@
+"""The ASGI application bin/run serves: HTTP through Django, static files while DEBUG is on."""
+
+import importlib
+
+from asgiref.sync import async_to_sync
+from asgiref.testing import ApplicationCommunicator
+from channels.routing import ProtocolTypeRouter
+from pytest_django import Settings
+
+import config.asgi
+
+
+@async_to_sync
+async def asgi_get(application: ProtocolTypeRouter, path: str) -> tuple[int, bytes]:
+    # Not channels' HttpCommunicator: it rejects the body-less final message of streamed responses.
+    scope = {
+        "type": "http",
+        "http_version": "1.1",
+        "method": "GET",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "headers": [(b"host", b"testserver")],
+    }
+    communicator = ApplicationCommunicator(application, scope)
+    await communicator.send_input({"type": "http.request", "body": b""})
+    start = await communicator.receive_output(timeout=5)
+    body = b""
+    while True:
+        message = await communicator.receive_output(timeout=5)
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    await communicator.wait()
+    return start["status"], body
+
+
+def test_http_is_served_by_django() -> None:
+    assert asgi_get(config.asgi.application, "/api/health/") == (200, b'{"status": "ok"}')
+
+
+def test_static_files_served_in_debug(settings: Settings) -> None:
+    settings.DEBUG = True
+    # asgi.py decides on static serving at import, so import it again under DEBUG.
+    module = importlib.reload(config.asgi)
+    status, body = asgi_get(module.application, "/static/frontend/site.css")
+    assert status == 200
+    assert b"--accent" in body

@@ -1,0 +1,84 @@
+"""Settings are read at import, so each case imports them in a fresh interpreter."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+CONTROLLED = ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL")
+
+PROBE = """
+import json
+from config import settings as s
+print(json.dumps({
+    "DEBUG": s.DEBUG,
+    "ALLOWED_HOSTS": s.ALLOWED_HOSTS,
+    "ENGINE": s.DATABASES["default"]["ENGINE"],
+    "DB_NAME": str(s.DATABASES["default"]["NAME"]),
+    "CHANNEL_BACKEND": s.CHANNEL_LAYERS["default"]["BACKEND"],
+}))
+"""
+
+
+def run_settings(**env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in CONTROLLED}
+    clean.pop("DJANGO_SETTINGS_MODULE", None)
+    return subprocess.run(
+        [sys.executable, "-c", PROBE],
+        cwd=REPO_ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def load_settings(**env: str) -> dict:
+    result = run_settings(**env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_defaults_are_local_development() -> None:
+    s = load_settings()
+    assert s["DEBUG"] is True
+    assert s["ENGINE"] == "django.db.backends.sqlite3"
+    assert s["DB_NAME"] == str(REPO_ROOT / "db.sqlite3")
+    assert s["CHANNEL_BACKEND"] == "channels.layers.InMemoryChannelLayer"
+    assert set(s["ALLOWED_HOSTS"]) >= {"localhost", "127.0.0.1", "[::1]", "testserver"}
+
+
+@pytest.mark.parametrize("value", ["0", "false", "False", "no", "OFF"])
+def test_debug_off_values(value: str) -> None:
+    assert load_settings(DEBUG=value, SECRET_KEY="a-real-secret")["DEBUG"] is False
+
+
+@pytest.mark.parametrize("value", ["1", "true", "yes", "on"])
+def test_debug_on_values(value: str) -> None:
+    assert load_settings(DEBUG=value)["DEBUG"] is True
+
+
+def test_database_url_selects_postgres() -> None:
+    s = load_settings(DATABASE_URL="postgres://u:p@db.example:5432/patience")
+    assert s["ENGINE"] == "django.db.backends.postgresql"
+    assert s["DB_NAME"] == "patience"
+
+
+def test_redis_url_selects_redis_channel_layer() -> None:
+    s = load_settings(REDIS_URL="redis://127.0.0.1:6379/0")
+    assert s["CHANNEL_BACKEND"] == "channels_redis.core.RedisChannelLayer"
+
+
+def test_allowed_hosts_from_env() -> None:
+    s = load_settings(ALLOWED_HOSTS="patience.example, www.patience.example,")
+    assert s["ALLOWED_HOSTS"] == ["patience.example", "www.patience.example"]
+
+
+def test_debug_off_refuses_default_secret_key() -> None:
+    result = run_settings(DEBUG="0")
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
