@@ -1,0 +1,77 @@
+"""Blondes and Brunettes: two decks, a reserve of ten, foundations in alternating colours."""
+
+from __future__ import annotations
+
+from .building import ALTERNATE_COLOURS, Build
+from .cards import CODE, RANK
+from .state import EMPTY, Event, Pile
+from .variant import Variant
+
+RESERVE = 10
+PILES = 9
+
+
+class BlondesAndBrunettes(Variant):
+    slug = "blondes-and-brunettes"
+    name = "Blondes and Brunettes"
+    description = (
+        "Two decks. Eight foundations build up from a dealt base rank in alternating colours; "
+        "nine tableau piles build down the same way and refill themselves from the stock."
+    )
+    decks = 2
+    pile_ids = (
+        "stock",
+        "waste",
+        "reserve",
+        *(f"foundation:{i}" for i in range(8)),
+        *(f"tableau:{i}" for i in range(PILES)),
+    )
+    routes = frozenset(
+        {
+            ("reserve", "foundation"),
+            ("waste", "tableau"),
+            ("waste", "foundation"),
+            ("tableau", "tableau"),
+            ("tableau", "foundation"),
+        }
+    )
+    tableau = Build(-1, ALTERNATE_COLOURS, wrap=True)
+    foundation = Build(+1, ALTERNATE_COLOURS, wrap=True)
+    foundation_start = "base_rank"
+    deal_count = 1
+
+    def _lay_out(self, deck: list[int]) -> tuple[dict[str, Pile], int | None]:
+        # Ten cards to the reserve, one to the first foundation, one to each tableau pile.
+        reserve, base, row = deck[:RESERVE], deck[RESERVE], deck[RESERVE + 1 : RESERVE + 1 + PILES]
+        stock = tuple(deck[RESERVE + 1 + PILES :])
+        piles = {
+            "stock": Pile(stock, len(stock)),
+            "waste": EMPTY,
+            "reserve": Pile(tuple(reserve)),
+            **{f"foundation:{i}": EMPTY for i in range(8)},
+            "foundation:0": Pile((base,)),
+            **{f"tableau:{i}": Pile((card,)) for i, card in enumerate(row)},
+        }
+        return piles, RANK[base]
+
+    def _settle(self, piles: list[Pile], events: list[Event], s: int, t: int) -> None:
+        if self.kinds[s] == "tableau" and not piles[s].cards:
+            self._fill(piles, events, s)
+
+    def _fill(self, piles: list[Pile], events: list[Event], i: int) -> None:
+        """An emptied tableau pile takes the stock's top card, else the waste's, at once."""
+        for feeder in (self.stock_i, self.waste_i):
+            cards = piles[feeder].cards  # type: ignore[index]
+            if cards:
+                rest = cards[:-1]
+                piles[feeder] = Pile(rest, len(rest) if feeder == self.stock_i else 0)  # type: ignore[index]
+                piles[i] = Pile(cards[-1:])
+                events.append(
+                    {
+                        "type": "pile_filled",
+                        "pile": self.pile_ids[i],
+                        "from": self.pile_ids[feeder],
+                        "card": CODE[cards[-1]],
+                    }  # type: ignore[index]
+                )
+                return

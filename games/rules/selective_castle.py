@@ -1,0 +1,29 @@
+"""Selective Castle: one deck face up on eight piles; the first card home sets the base rank."""
+
+from __future__ import annotations
+
+from .building import ANY_SUIT, SAME_SUIT, Build
+from .state import EMPTY, Pile
+from .variant import Variant
+
+PILES = 8
+
+
+class SelectiveCastle(Variant):
+    slug = "selective-castle"
+    name = "Selective Castle"
+    description = (
+        "One deck, all face up on eight piles. The first card you play to a foundation sets the "
+        "base rank; foundations build up in suit around the corner, the tableau down in any suit."
+    )
+    pile_ids = (*(f"foundation:{i}" for i in range(4)), *(f"tableau:{i}" for i in range(PILES)))
+    routes = frozenset({("tableau", "tableau"), ("tableau", "foundation")})
+    tableau = Build(-1, ANY_SUIT, wrap=True)
+    foundation = Build(+1, SAME_SUIT, wrap=True)
+    foundation_start = "base_rank"
+
+    def _lay_out(self, deck: list[int]) -> tuple[dict[str, Pile], int | None]:
+        # One card at a time to piles 0-7 in turn; the seventh round reaches piles 0-3 only.
+        columns = [tuple(deck[i::PILES]) for i in range(PILES)]
+        piles = {f"tableau:{i}": Pile(column) for i, column in enumerate(columns)}
+        return {**{f"foundation:{i}": EMPTY for i in range(4)}, **piles}, None
