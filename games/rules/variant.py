@@ -323,8 +323,9 @@ class Variant:
             return f"Only single cards move from {source}."
         if code == "not_available":
             up = len(cards) - state.piles[s].face_down
-            plural = "s" if up != 1 else ""
-            return f"Only {up} card{plural} of {source} can move: the rest lie face down."
+            if count > len(cards):
+                return f"{_cap(source)} holds only {len(cards)} card{_s(len(cards))}."
+            return f"Only {up} card{_s(up)} of {source} can move: the rest lie face down."
         if code == "not_a_sequence":
             return (
                 f"The top {count} cards of {source} do not move as a group: "
@@ -363,6 +364,10 @@ class Variant:
         if code == "stock_empty":
             return "The stock is empty: there is only one pass through it."
         return "Fill every empty tableau pile before dealing."
+
+
+def _s(n: int) -> str:
+    return "" if n == 1 else "s"
 
 
 def _cap(text: str) -> str:
