@@ -1,0 +1,41 @@
+"""A game's history as the service keeps it: engine moves plus the service's own entries.
+
+Pure Python over the rules engine. An ``undo`` entry takes back the last move not yet taken
+back; a ``resign`` entry ends the game without changing the cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from games.rules import IllegalMove, ReplayError, State, Variant
+
+UNDO = "undo"
+RESIGN = "resign"
+SERVICE_ACTIONS = frozenset({UNDO, RESIGN})
+
+
+def line_of_play(variant: Variant, seed: int, entries: Iterable[dict[str, Any]]) -> list[State]:
+    """The states on the board after the history: the deal, then one per move not undone.
+
+    Raises ``ReplayError`` at the 1-based step of the first entry that does not apply.
+    """
+    line = [variant.deal(seed)]
+    for step, entry in enumerate(entries, start=1):
+        kind = entry.get("type") if isinstance(entry, dict) else None
+        if kind == UNDO:
+            if len(line) == 1:
+                raise ReplayError(step, IllegalMove("nothing_to_undo", "There is no move to undo."))
+            line.pop()
+        elif kind != RESIGN:
+            try:
+                line.append(variant.apply(line[-1], variant.move_from_json(entry)))
+            except IllegalMove as error:
+                raise ReplayError(step, error) from error
+    return line
+
+
+def state_after(variant: Variant, seed: int, entries: list[dict[str, Any]], step: int) -> State:
+    """The board after the first ``step`` entries of the history."""
+    return line_of_play(variant, seed, entries[:step])[-1]

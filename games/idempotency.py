@@ -1,0 +1,52 @@
+"""``Idempotency-Key``: a retried request gets the first response again, and acts once.
+
+The key's record is inserted in the same transaction as the action. A concurrent retry with
+the same key blocks on the record's unique index until the first commits, then reads its
+stored response; if the first rolled back, the retry acts in its place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+
+from django.db import transaction
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from config.api import ApiError, exception_handler
+from games.models import IdempotencyRecord
+
+MAX_KEY_LENGTH = 100
+
+
+def respond_once(request: Request, action: Callable[[], Response]) -> Response:
+    """Run ``action`` (which writes in its own nested transaction) at most once per key."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return action()
+    if not 0 < len(key) <= MAX_KEY_LENGTH:
+        raise ApiError("invalid_idempotency_key", "An Idempotency-Key has 1 to 100 characters.")
+    fingerprint = hashlib.sha256(
+        f"{request.method} {request.path}\n".encode() + request.body
+    ).hexdigest()
+    with transaction.atomic():
+        record, created = IdempotencyRecord.objects.get_or_create(
+            user=request.user, key=key, defaults={"fingerprint": fingerprint}
+        )
+        if not created:
+            if record.fingerprint != fingerprint:
+                raise ApiError(
+                    "idempotency_key_reused",
+                    "This Idempotency-Key was used for a different request.",
+                    422,
+                )
+            return Response(record.body, status=record.status_code)
+        try:
+            response = action()
+        except ApiError as error:
+            # Refusals are answered the same way on a retry; nothing was written.
+            response = exception_handler(error, {})
+        record.status_code, record.body = response.status_code, response.data
+        record.save(update_fields=["status_code", "body"])
+    return response

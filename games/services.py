@@ -1,0 +1,185 @@
+"""Every write of a game: one function, one transaction, the game row locked, the live update
+scheduled for after the commit. Views call these and nothing else writes games."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from config.api import ApiError
+from games import live
+from games.history import RESIGN, UNDO, line_of_play
+from games.models import Deal, Game, Move
+from games.rules import DEAL_VERSION, MAX_SEED, IllegalMove, State, Variant, get_variant
+
+STATUS_AFTER_EVENT = {"game_won": Game.Status.WON, "game_lost": Game.Status.LOST}
+
+
+@dataclass
+class Outcome:
+    """A game after an action, its engine state, and what happened."""
+
+    game: Game
+    state: State
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def variant(self) -> Variant:
+        return get_variant(self.game.deal.variant)
+
+
+def variant_or_error(slug: object) -> Variant:
+    try:
+        return get_variant(slug)  # type: ignore[arg-type]
+    except (KeyError, TypeError):
+        raise ApiError("unknown_variant", f"There is no game called {slug!r}.") from None
+
+
+def create_game(
+    *, user: AbstractBaseUser, variant_slug: str, seed: int | None = None, ranked: bool = False
+) -> Outcome:
+    """A new game. Without a seed, a random one the player will not see until the end."""
+    variant = variant_or_error(variant_slug)
+    seed_chosen = seed is not None
+    if seed is None:
+        seed = secrets.randbelow(MAX_SEED + 1)
+    elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ApiError("invalid_seed", f"A deal number is a whole number from 0 to {MAX_SEED}.")
+    state = variant.deal(seed)
+    with transaction.atomic():
+        deal, _ = Deal.objects.get_or_create(
+            variant=variant.slug, seed=seed, deal_version=DEAL_VERSION
+        )
+        game = Game.objects.create(
+            owner=user,
+            deal=deal,
+            state=variant.state_to_json(state),
+            status=variant.status(state),
+            ranked=ranked and not seed_chosen,
+            seed_chosen=seed_chosen,
+        )
+        live.schedule_game_update(game, state, [])
+    return Outcome(game, state)
+
+
+def play_move(
+    *,
+    user: AbstractBaseUser,
+    game_id: int,
+    move: Any,
+    expected_move_number: int | None = None,
+) -> Outcome:
+    """Validate ``move`` through the engine and record it; an illegal move changes nothing."""
+    with transaction.atomic():
+        game = _lock_playing_game(user, game_id, expected_move_number)
+        variant = get_variant(game.deal.variant)
+        state = variant.state_from_json(game.state)
+        try:
+            after, events = variant.play(state, variant.move_from_json(move))
+        except IllegalMove as error:
+            raise ApiError(error.code, error.message) from None
+        status = next(
+            (STATUS_AFTER_EVENT[e["type"]] for e in events if e["type"] in STATUS_AFTER_EVENT),
+            Game.Status.PLAYING,
+        )
+        _record(game, variant, after, move, events, status)
+    return Outcome(game, after, events)
+
+
+def undo_move(
+    *, user: AbstractBaseUser, game_id: int, expected_move_number: int | None = None
+) -> Outcome:
+    """Take back the last move (casual games only), as a new entry of the history."""
+    with transaction.atomic():
+        game = _lock_game(user, game_id, expected_move_number)
+        if game.ranked:
+            raise ApiError("undo_not_allowed", "Ranked games have no undo.", 409)
+        if game.status in (Game.Status.WON, Game.Status.RESIGNED):
+            raise ApiError("game_finished", f"This game is over: it was {game.status}.", 409)
+        variant = get_variant(game.deal.variant)
+        entries = list(game.moves.order_by("number").values_list("payload", flat=True))
+        line = line_of_play(variant, game.deal.seed, entries)
+        if len(line) == 1:
+            raise ApiError("nothing_to_undo", "There is no move to undo.", 409)
+        game.undo_count += 1
+        events = [{"type": "undone"}]
+        _record(game, variant, line[-2], {"type": UNDO}, events, Game.Status.PLAYING)
+    return Outcome(game, line[-2], events)
+
+
+def resign_game(
+    *, user: AbstractBaseUser, game_id: int, expected_move_number: int | None = None
+) -> Outcome:
+    with transaction.atomic():
+        game = _lock_playing_game(user, game_id, expected_move_number)
+        variant = get_variant(game.deal.variant)
+        state = variant.state_from_json(game.state)
+        events = [{"type": "resigned"}]
+        _record(game, variant, state, {"type": RESIGN}, events, Game.Status.RESIGNED)
+    return Outcome(game, state, events)
+
+
+def _lock_game(user: AbstractBaseUser, game_id: int, expected_move_number: int | None) -> Game:
+    """The player's game, locked until the transaction ends; 404 for anyone else's."""
+    game = (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("deal")
+        .filter(pk=game_id, owner=user)
+        .first()
+    )
+    if game is None:
+        raise ApiError("not_found", "There is no such game.", 404)
+    if expected_move_number is not None and expected_move_number != game.move_number:
+        raise ApiError(
+            "stale_move_number",
+            f"The game is at move {game.move_number}, not {expected_move_number}: "
+            "reload it and try again.",
+            409,
+            move_number=game.move_number,
+        )
+    return game
+
+
+def _lock_playing_game(
+    user: AbstractBaseUser, game_id: int, expected_move_number: int | None
+) -> Game:
+    game = _lock_game(user, game_id, expected_move_number)
+    if game.is_finished:
+        raise ApiError("game_finished", f"This game is over: it was {game.status}.", 409)
+    return game
+
+
+def _record(
+    game: Game,
+    variant: Variant,
+    state: State,
+    payload: Any,
+    events: list[dict[str, Any]],
+    status: str,
+) -> None:
+    """Append one history entry and bring the snapshot up to date, in the caller's transaction."""
+    now = timezone.now()
+    game.move_number += 1
+    Move.objects.create(
+        game=game, number=game.move_number, payload=payload, events=events, received_at=now
+    )
+    game.state = variant.state_to_json(state)
+    game.status = status
+    game.last_move_at = now
+    game.finished_at = now if status != Game.Status.PLAYING else None
+    game.save(
+        update_fields=[
+            "move_number",
+            "state",
+            "status",
+            "last_move_at",
+            "finished_at",
+            "undo_count",
+        ]
+    )
+    live.schedule_game_update(game, state, events)
