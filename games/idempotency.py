@@ -8,9 +8,11 @@ stored response; if the first rolled back, the retry acts in its place.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable
 
 from django.db import transaction
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -47,6 +49,8 @@ def respond_once(request: Request, action: Callable[[], Response]) -> Response:
         except ApiError as error:
             # Refusals are answered the same way on a retry; nothing was written.
             response = exception_handler(error, {})
-        record.status_code, record.body = response.status_code, response.data
+        # Stored as rendered, so a replay is byte-for-byte what the first caller read.
+        record.status_code = response.status_code
+        record.body = json.loads(JSONRenderer().render(response.data))
         record.save(update_fields=["status_code", "body"])
     return response

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.utils import timezone
 
@@ -109,7 +108,7 @@ class IdempotencyRecord(models.Model):
     key = models.CharField(max_length=100)
     fingerprint = models.CharField(max_length=64)
     status_code = models.PositiveSmallIntegerField(null=True)
-    body = models.JSONField(null=True, encoder=DjangoJSONEncoder)
+    body = models.JSONField(null=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -9,9 +9,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
 from config.api import ApiError
-from games.history import line_of_play
+from games.history import RESIGN, line_of_play
 from games.models import Game, Move
-from games.rules import VARIANTS, State, Variant, get_variant
+from games.rules import VARIANTS, ReplayError, State, Variant, get_variant
 
 
 def variant_catalogue() -> list[dict[str, Any]]:
@@ -159,3 +159,26 @@ def player_stats(user: AbstractBaseUser) -> list[dict[str, Any]]:
             }
         )
     return stats
+
+
+def verify_game(game: Game) -> str | None:
+    """None when the history replays through the engine to the stored snapshot and status;
+    else what is wrong, naming the first step that breaks."""
+    variant = get_variant(game.deal.variant)
+    numbers, entries = [], []
+    for number, payload in game.moves.order_by("number").values_list("number", "payload"):
+        numbers.append(number)
+        entries.append(payload)
+    if numbers != list(range(1, game.move_number + 1)):
+        return f"the history's move numbers are not 1 to {game.move_number}"
+    try:
+        line = line_of_play(variant, game.deal.seed, entries)
+    except ReplayError as error:
+        return f"step {error.step} does not replay: {error.error.message}"
+    if variant.state_to_json(line[-1]) != game.state:
+        return "the stored snapshot differs from the replay of the history"
+    resigned = bool(entries) and entries[-1].get("type") == RESIGN
+    expected = Game.Status.RESIGNED if resigned else variant.status(line[-1])
+    if game.status != expected:
+        return f"the stored status is {game.status}, the replay says {expected}"
+    return None

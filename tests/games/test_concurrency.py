@@ -1,0 +1,111 @@
+"""Many clients at once on one game: every acknowledged move is kept, each number once.
+
+Runs on PostgreSQL (row locks are the point); on SQLite it is skipped, and under CI
+(PATIENCE_REQUIRE_POSTGRES=1) the run fails before it gets here if PostgreSQL is missing.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+from rest_framework.test import APIClient
+
+from games.history import line_of_play
+from games.models import Game
+from games.rules import get_variant
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql", reason="row locking is tested on PostgreSQL"
+    ),
+]
+
+THREADS = 24
+MOVES_EACH = 6
+
+
+def run_threads(target, count: int) -> None:
+    threads = [threading.Thread(target=target, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads)
+
+
+def client_for(user) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+def test_concurrent_moves_keep_every_acknowledged_move_once(django_user_model):
+    user = django_user_model.objects.create_user("racer", password="x")
+    game_id = client_for(user).post(
+        "/api/games/", {"variant": "grounds-for-divorce", "seed": 5}, format="json"
+    ).json()["id"]
+    acknowledged: list[tuple[int, dict]] = []
+    failures: list[str] = []
+    lock = threading.Lock()
+
+    def player(index: int) -> None:
+        client = client_for(user)
+        try:
+            for _ in range(MOVES_EACH * 3):
+                if sum(1 for _ in acknowledged) >= THREADS * MOVES_EACH:
+                    break
+                game = client.get(f"/api/games/{game_id}/").json()
+                if not game["legal_moves"]:
+                    break
+                move = game["legal_moves"][index % len(game["legal_moves"])]
+                response = client.post(
+                    f"/api/games/{game_id}/moves/",
+                    {"move": move, "expected_move_number": game["move_number"]},
+                    format="json",
+                )
+                if response.status_code == 201:
+                    with lock:
+                        acknowledged.append((response.json()["move_number"], move))
+                elif response.status_code != 409:
+                    failures.append(f"{response.status_code} {response.content[:200]!r}")
+        finally:
+            connection.close()
+
+    run_threads(player, THREADS)
+
+    assert not failures
+    game = Game.objects.select_related("deal").get(pk=game_id)
+    history = list(game.moves.order_by("number").values_list("number", "payload"))
+    assert [number for number, _ in history] == list(range(1, game.move_number + 1))
+    assert len(acknowledged) == game.move_number > THREADS
+    assert sorted(acknowledged, key=lambda a: a[0]) == history
+    variant = get_variant("grounds-for-divorce")
+    replayed = line_of_play(variant, game.deal.seed, [payload for _, payload in history])[-1]
+    assert variant.state_to_json(replayed) == game.state
+
+
+def test_a_retried_request_racing_itself_is_applied_once(django_user_model):
+    user = django_user_model.objects.create_user("retrier", password="x")
+    game = client_for(user).post("/api/games/", {"variant": "gold-mine"}, format="json").json()
+    responses = []
+
+    def retry(_index: int) -> None:
+        try:
+            response = client_for(user).post(
+                f"/api/games/{game['id']}/moves/",
+                {"move": {"type": "deal"}},
+                format="json",
+                HTTP_IDEMPOTENCY_KEY="deal-once",
+            )
+            responses.append((response.status_code, response.json()))
+        finally:
+            connection.close()
+
+    run_threads(retry, 8)
+
+    assert {status for status, _ in responses} == {201}
+    assert all(body == responses[0][1] for _, body in responses)
+    assert Game.objects.get(pk=game["id"]).move_number == 1
