@@ -1,4 +1,17 @@
+"""The accounts API, mounted at /api/auth/ by config/urls.py."""
+
+from django.urls import path
+
+from accounts import views
 
 app_name = "accounts"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("csrf/", views.CsrfView.as_view(), name="csrf"),
+    path("register/", views.RegisterView.as_view(), name="register"),
+    path("login/", views.LoginView.as_view(), name="login"),
+    path("logout/", views.LogoutView.as_view(), name="logout"),
+    path("me/", views.MeView.as_view(), name="me"),
+    path("password/", views.PasswordChangeView.as_view(), name="password"),
+    path("token/", views.TokenView.as_view(), name="token"),
+]

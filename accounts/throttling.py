@@ -1,0 +1,162 @@
+"""Throttling of failed sign-ins, counted in Django's cache.
+
+A username may fail ``LOGIN_FAILURE_LIMIT`` times (5) and a client IP ``LOGIN_FAILURE_IP_LIMIT``
+times (20) within ``LOGIN_FAILURE_WINDOW`` seconds (900); past either limit every attempt is
+refused with 429 until the window, which opens at the first failure, closes. Settings override
+the defaults. The cache is Redis whenever ``REDIS_URL`` is set, so every server process shares
+the counts; the per-process locmem cache is for development and tests only.
+
+The username limit also lets anyone lock an account out for one window by failing on purpose;
+that is the accepted price of capping guesses at a password.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import math
+import time
+import unicodedata
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest
+from rest_framework.exceptions import Throttled
+from rest_framework.request import Request
+from rest_framework.settings import api_settings
+
+DEFAULT_USERNAME_LIMIT = 5
+DEFAULT_IP_LIMIT = 20
+DEFAULT_WINDOW_SECONDS = 15 * 60
+
+KEY_PREFIX = "accounts:login-failures"
+
+
+class LoginThrottled(Throttled):
+    """429 with a message saying when to retry; DRF's handler adds the Retry-After header."""
+
+    def __init__(self, wait: float) -> None:
+        seconds = max(1, math.ceil(wait))
+        message = f"Too many failed sign-in attempts. Try again in {_duration(seconds)}."
+        super().__init__(wait=None, detail=message)
+        self.wait = seconds
+
+
+def _duration(seconds: int) -> str:
+    if seconds < 60:
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
+    minutes = math.ceil(seconds / 60)
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+def _setting(name: str, default: int) -> int:
+    # Read on each use, so an overridden setting (as in tests) takes effect at once.
+    return int(getattr(settings, name, default))
+
+
+def _digest(value: str) -> str:
+    # Usernames and addresses are client-chosen: hash them into short, cache-safe keys.
+    return hashlib.sha256(value.encode()).hexdigest()
+
+
+def fold_username(username: str) -> str:
+    """The form under which "Ada", "ADA" and "ada" count as one username."""
+    return unicodedata.normalize("NFKC", username).casefold()
+
+
+def client_ip(request: Request | HttpRequest) -> str:
+    """The client's address: REMOTE_ADDR, or behind ``REST_FRAMEWORK["NUM_PROXIES"]`` proxies the
+    address they recorded in X-Forwarded-For.
+
+    Unlike DRF's own throttles, X-Forwarded-For is never trusted when NUM_PROXIES is unset: a
+    client could otherwise send a new address with each guess.
+    """
+    remote_addr = request.META.get("REMOTE_ADDR") or ""
+    num_proxies = api_settings.NUM_PROXIES
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR")
+    if not num_proxies or not forwarded:
+        return remote_addr
+    addresses = [address.strip() for address in forwarded.split(",")]
+    return addresses[-min(num_proxies, len(addresses))]
+
+
+@dataclass(frozen=True)
+class _Counter:
+    """Attempts within a window that opens at the first one and lasts ``seconds``."""
+
+    name: str
+    limit: int
+    seconds: int
+
+    @property
+    def count_key(self) -> str:
+        return f"{KEY_PREFIX}:{self.name}"
+
+    @property
+    def reset_key(self) -> str:
+        # Django's cache can't report a key's time to live, so the window's end is stored too.
+        return f"{KEY_PREFIX}:{self.name}:reset"
+
+    def hit(self) -> int:
+        """Count one attempt; returns the count including it."""
+        if cache.add(self.reset_key, time.time() + self.seconds, self.seconds):
+            # A new window: start from 1 rather than add to whatever the last one left behind.
+            cache.set(self.count_key, 1, self.seconds)
+            return 1
+        try:
+            return cache.incr(self.count_key)  # atomic, so concurrent processes don't lose counts
+        except ValueError:  # the count expired a moment before the window's end marker
+            cache.set(self.count_key, 1, self.seconds)
+            return 1
+
+    def release(self) -> None:
+        """Take back one attempt."""
+        with contextlib.suppress(ValueError):  # the window has closed: nothing to take back
+            cache.decr(self.count_key)
+
+    def clear(self) -> None:
+        cache.delete_many([self.count_key, self.reset_key])
+
+    def retry_after(self) -> float:
+        reset_at = cache.get(self.reset_key)
+        return self.seconds if reset_at is None else reset_at - time.time()
+
+
+class LoginGuard:
+    """The failure counts one sign-in attempt is checked against: its username's and its IP's.
+
+    Usage: ``reserve()`` before checking the password, ``succeeded()`` if it was right; a wrong
+    password needs nothing more, the reservation stands as the failure. Counting before the check
+    rather than after it means a burst of parallel guesses can't all pass the same stale count.
+    """
+
+    def __init__(self, *, username: str, client_ip: str) -> None:
+        window = _setting("LOGIN_FAILURE_WINDOW", DEFAULT_WINDOW_SECONDS)
+        self._username = _Counter(
+            name=f"user:{_digest(fold_username(username))}",
+            limit=_setting("LOGIN_FAILURE_LIMIT", DEFAULT_USERNAME_LIMIT),
+            seconds=window,
+        )
+        self._ip = _Counter(
+            name=f"ip:{_digest(client_ip)}",
+            limit=_setting("LOGIN_FAILURE_IP_LIMIT", DEFAULT_IP_LIMIT),
+            seconds=window,
+        )
+
+    def reserve(self) -> None:
+        """Count this attempt as a failure until it succeeds; raise LoginThrottled past a limit."""
+        counters = (self._username, self._ip)
+        counts = [counter.hit() for counter in counters]
+        exceeded = [c for c, count in zip(counters, counts, strict=True) if count > c.limit]
+        if exceeded:
+            # A refused attempt tests no password, so it mustn't count: an account locked by its
+            # username's limit then doesn't also use up its owner's IP allowance.
+            for counter in counters:
+                counter.release()
+            raise LoginThrottled(max(counter.retry_after() for counter in exceeded))
+
+    def succeeded(self) -> None:
+        """The password was right: forget the username's failures, and this attempt's IP count."""
+        self._username.clear()
+        self._ip.release()

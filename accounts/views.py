@@ -1,0 +1,183 @@
+"""The accounts API: registration, session sign-in and sign-out, password change, API tokens.
+
+Browsers use the session (cookie) endpoints; scripts get a token from ``/token/`` and send
+``Authorization: Token <key>``.
+
+CSRF: DRF's SessionAuthentication enforces CSRF on unsafe requests from a signed-in session, so
+a browser first gets a token from ``GET /csrf/`` and sends it as the X-CSRFToken header. Register
+and login from an anonymous client are not checked (DRF's standard behaviour, kept on purpose):
+this API only parses JSON, and a cross-site page cannot send a JSON body without a CORS preflight,
+which this site doesn't grant; a plain HTML form (urlencoded, multipart or text/plain) is refused
+with 415. Sign-in rotates the CSRF token: the response sets a new csrftoken cookie.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import login, logout, update_session_auth_hash
+from django.middleware.csrf import get_token
+from django.utils.decorators import method_decorator
+from django.views.decorators.csrf import ensure_csrf_cookie
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts import services
+from accounts.serializers import (
+    ApiErrorSerializer,
+    CsrfTokenSerializer,
+    LoginSerializer,
+    PasswordChangeSerializer,
+    RegisterSerializer,
+    TokenSerializer,
+    UserSerializer,
+)
+from accounts.throttling import client_ip
+
+TAGS = ["accounts"]
+
+
+def _error(description: str) -> OpenApiResponse:
+    return OpenApiResponse(ApiErrorSerializer, description=description)
+
+
+INVALID = _error('"invalid": the body failed validation; `fields` holds messages per field.')
+NOT_SIGNED_IN = _error('"not_authenticated" or "authentication_failed" (a bad token).')
+SIGN_IN_ERRORS = {
+    400: _error('"invalid_credentials" (wrong username or password) or "invalid".'),
+    429: _error('"throttled": too many failed sign-ins; see the Retry-After header.'),
+}
+
+
+@method_decorator(ensure_csrf_cookie, name="dispatch")
+class CsrfView(APIView):
+    # No authentication: a stale session or bad token must not stop a client getting a token.
+    authentication_classes = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Get a CSRF token (and the csrftoken cookie) for session requests",
+        responses={200: CsrfTokenSerializer},
+    )
+    def get(self, request: Request) -> Response:
+        return Response({"csrf_token": get_token(request)})
+
+
+class RegisterView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Create an account and sign in",
+        request=RegisterSerializer,
+        responses={201: UserSerializer, 400: INVALID},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = RegisterSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = services.register_user(**serializer.validated_data)
+        login(request, user)
+        return Response(UserSerializer(user).data, status=status.HTTP_201_CREATED)
+
+
+class LoginView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Sign in (session cookie)",
+        request=LoginSerializer,
+        responses={200: UserSerializer, **SIGN_IN_ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = LoginSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = services.authenticate_credentials(
+            **serializer.validated_data, client_ip=client_ip(request)
+        )
+        login(request, user)
+        return Response(UserSerializer(user).data)
+
+
+class LogoutView(APIView):
+    # Signing out when already signed out is not an error.
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=TAGS, summary="Sign out (end the session)", request=None, responses={204: None}
+    )
+    def post(self, request: Request) -> Response:
+        logout(request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeView(APIView):
+    @extend_schema(
+        tags=TAGS,
+        summary="The signed-in user",
+        responses={200: UserSerializer, 401: NOT_SIGNED_IN},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(UserSerializer(request.user).data)
+
+
+class PasswordChangeView(APIView):
+    @extend_schema(
+        tags=TAGS,
+        summary="Change the password (revokes the API token; this session stays signed in)",
+        request=PasswordChangeSerializer,
+        responses={
+            204: None,
+            400: INVALID,
+            401: NOT_SIGNED_IN,
+            429: _error('"throttled": too many wrong old passwords.'),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        serializer = PasswordChangeSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.change_password(
+            user=request.user, **serializer.validated_data, client_ip=client_ip(request)
+        )
+        # Only a session needs re-signing with the new password hash; a token request has none
+        # (and giving it one would create a session nobody asked for).
+        if isinstance(request.successful_authenticator, SessionAuthentication):
+            update_session_auth_hash(request, request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TokenView(APIView):
+    def get_permissions(self) -> list:
+        # Obtaining a token is itself a sign-in; revoking one needs the caller signed in.
+        if self.request.method == "POST":
+            return [AllowAny()]
+        return [IsAuthenticated()]
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Get an API token for scripts",
+        request=LoginSerializer,
+        responses={200: TokenSerializer, **SIGN_IN_ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = LoginSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = services.authenticate_credentials(
+            **serializer.validated_data, client_ip=client_ip(request)
+        )
+        token = services.issue_token(user=user)
+        return Response({"token": token.key})
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Revoke the API token",
+        request=None,
+        responses={204: None, 401: NOT_SIGNED_IN},
+    )
+    def delete(self, request: Request) -> Response:
+        services.revoke_token(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

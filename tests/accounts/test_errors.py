@@ -1,0 +1,93 @@
+"""Every accounts error answers JSON ``{"error": {"code", "message"}}``; the schema documents
+the endpoints."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import include, path
+from drf_spectacular.generators import SchemaGenerator
+
+from tests.accounts.helpers import assert_error, login, post, url
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("name", ["register", "login", "password", "token"])
+def test_malformed_json_body_is_400_malformed_json(signed_in: Client, name: str) -> None:
+    response = signed_in.post(url(name), '{"username": ', content_type="application/json")
+
+    assert_error(response, 400, "malformed_json")
+
+
+@pytest.mark.parametrize("name", ["register", "login", "logout", "password"])
+def test_get_on_a_post_only_endpoint_is_405(signed_in: Client, name: str) -> None:
+    error = assert_error(signed_in.get(url(name)), 405, "method_not_allowed")
+
+    assert '"GET"' in error["message"]
+
+
+def test_post_on_a_get_only_endpoint_is_405(signed_in: Client) -> None:
+    assert_error(post(signed_in, "me"), 405, "method_not_allowed")
+    assert_error(post(signed_in, "csrf"), 405, "method_not_allowed")
+
+
+def test_every_error_is_json_with_code_and_message(client: Client, ada: User) -> None:
+    cases: list[tuple[Any, int, str]] = [
+        (post(client, "register", {"username": "ada", "password": "x"}), 400, "invalid"),
+        (login(client, password="nope"), 400, "invalid_credentials"),
+        (client.get(url("me")), 401, "not_authenticated"),
+        (client.get(url("me"), HTTP_AUTHORIZATION="Token nope"), 401, "authentication_failed"),
+        (client.delete(url("token")), 401, "not_authenticated"),
+        (
+            client.put(url("login"), "{}", content_type="application/json"),
+            405,
+            "method_not_allowed",
+        ),
+        (
+            client.post(url("login"), "x", content_type="application/xml"),
+            415,
+            "unsupported_media_type",
+        ),
+        (client.get("/api/auth/nowhere/"), 404, "not_found"),
+    ]
+    for response, status, code in cases:
+        assert_error(response, status, code)
+
+
+def test_a_json_array_body_is_a_validation_error(client: Client) -> None:
+    response = client.post(url("login"), "[]", content_type="application/json")
+
+    error = assert_error(response, 400, "invalid")
+    assert "non_field_errors" in error["fields"]
+
+
+def test_schema_documents_the_accounts_endpoints() -> None:
+    generator = SchemaGenerator(patterns=[path("api/auth/", include("accounts.urls"))])
+    schema = generator.get_schema(request=None, public=True)
+
+    operations = {(route, method) for route, item in schema["paths"].items() for method in item}
+    assert operations == {
+        ("/api/auth/csrf/", "get"),
+        ("/api/auth/register/", "post"),
+        ("/api/auth/login/", "post"),
+        ("/api/auth/logout/", "post"),
+        ("/api/auth/me/", "get"),
+        ("/api/auth/password/", "post"),
+        ("/api/auth/token/", "post"),
+        ("/api/auth/token/", "delete"),
+    }
+    login_op = schema["paths"]["/api/auth/login/"]["post"]
+    assert login_op["requestBody"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/Login"
+    }
+    assert set(login_op["responses"]) == {"200", "400", "429"}
+    assert set(schema["components"]["schemas"]["User"]["properties"]) == {
+        "id",
+        "username",
+        "email",
+        "date_joined",
+    }

@@ -1,0 +1,103 @@
+"""POST /api/auth/register/: create an account and sign in."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.test import Client
+
+from tests.accounts.helpers import PASSWORD, assert_error, post, url
+
+pytestmark = pytest.mark.django_db
+
+
+def test_register_creates_the_account_and_signs_in(client: Client) -> None:
+    response = post(
+        client, "register", {"username": "grace", "password": PASSWORD, "email": "g@example.com"}
+    )
+
+    assert response.status_code == 201
+    body = response.json()
+    assert set(body) == {"id", "username", "email", "date_joined"}
+    assert body["username"] == "grace"
+    assert body["email"] == "g@example.com"
+    user = User.objects.get(username="grace")
+    assert user.check_password(PASSWORD)
+    me = client.get(url("me"))
+    assert me.status_code == 200
+    assert me.json()["id"] == user.pk
+
+
+def test_register_without_email_is_fine(client: Client) -> None:
+    response = post(client, "register", {"username": "grace", "password": PASSWORD})
+
+    assert response.status_code == 201
+    assert response.json()["email"] == ""
+
+
+def test_weak_password_is_refused_with_the_validators_messages(client: Client) -> None:
+    response = post(client, "register", {"username": "grace", "password": "12345"})
+
+    error = assert_error(response, 400, "invalid")
+    messages = error["fields"]["password"]
+    assert any("too short" in m for m in messages)
+    assert any("too common" in m for m in messages)
+    assert any("entirely numeric" in m for m in messages)
+    assert error["message"].startswith("password: ")
+    assert not User.objects.filter(username="grace").exists()
+
+
+def test_password_like_the_username_is_refused(client: Client) -> None:
+    """The validators see the would-be user, so similarity to the username counts."""
+    response = post(client, "register", {"username": "gracehopper", "password": "gracehopper1"})
+
+    error = assert_error(response, 400, "invalid")
+    assert any("too similar to the username" in m for m in error["fields"]["password"])
+
+
+def test_username_taken_in_another_letter_case_is_refused(client: Client, ada: User) -> None:
+    response = post(client, "register", {"username": "ADA", "password": PASSWORD})
+
+    error = assert_error(response, 400, "invalid")
+    assert error["fields"]["username"] == ["A user with that username already exists."]
+    assert User.objects.filter(username__iexact="ada").count() == 1
+    assert client.get(url("me")).status_code == 401
+
+
+def test_username_and_password_errors_are_reported_together(client: Client, ada: User) -> None:
+    response = post(client, "register", {"username": "Ada", "password": "x"})
+
+    error = assert_error(response, 400, "invalid")
+    assert set(error["fields"]) == {"username", "password"}
+
+
+@pytest.mark.parametrize(
+    "username",
+    ["grace hopper", "grace!", "", "g" * 151],
+    ids=["space", "punctuation", "empty", "too-long"],
+)
+def test_usernames_outside_djangos_rules_are_refused(client: Client, username: str) -> None:
+    response = post(client, "register", {"username": username, "password": PASSWORD})
+
+    error = assert_error(response, 400, "invalid")
+    assert "username" in error["fields"]
+
+
+def test_usernames_may_use_letters_digits_and_at_dot_plus_dash_underscore(client: Client) -> None:
+    response = post(client, "register", {"username": "grace.h+1@navy_-x", "password": PASSWORD})
+
+    assert response.status_code == 201
+
+
+def test_missing_fields_and_bad_email_are_reported_per_field(client: Client) -> None:
+    response = post(client, "register", {"email": "not-an-email"})
+
+    error = assert_error(response, 400, "invalid")
+    assert set(error["fields"]) == {"username", "password", "email"}
+
+
+def test_database_refuses_a_username_differing_only_in_case(ada: User) -> None:
+    """The unique index backs the service's check against concurrent registrations."""
+    with pytest.raises(IntegrityError), transaction.atomic():
+        User.objects.create_user(username="Ada", password=PASSWORD)

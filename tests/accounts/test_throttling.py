@@ -1,0 +1,186 @@
+"""Repeated failed sign-ins are throttled: 5 per username, 20 per IP, within 15 minutes."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.cache import cache
+from django.test import Client
+from pytest_django.fixtures import Settings
+
+from accounts.throttling import KEY_PREFIX, LoginGuard, LoginThrottled
+from tests.accounts.helpers import PASSWORD, assert_error, login, post
+
+pytestmark = pytest.mark.django_db
+
+
+def fail(client: Client, times: int, username: str = "ada", **extra: object) -> None:
+    for _ in range(times):
+        assert_error(login(client, username, "wrong-password", **extra), 400, "invalid_credentials")
+
+
+def test_sixth_attempt_after_five_failures_is_throttled_even_with_the_right_password(
+    client: Client, ada: User
+) -> None:
+    fail(client, 5)
+
+    response = login(client)
+
+    error = assert_error(response, 429, "throttled")
+    assert "Try again in 15 minutes" in error["message"]
+    assert 890 <= int(response["Retry-After"]) <= 900
+    assert client.get("/api/auth/me/").status_code == 401
+
+
+def test_failures_count_regardless_of_username_case(client: Client, ada: User) -> None:
+    for username in ["ada", "ADA", "Ada", "aDa", "adA"]:
+        fail(client, 1, username)
+
+    assert_error(login(client, "ada"), 429, "throttled")
+
+
+def test_other_usernames_are_not_throttled_by_one_usernames_failures(
+    client: Client, ada: User, django_user_model: type[User]
+) -> None:
+    django_user_model.objects.create_user(username="grace", password=PASSWORD)
+    fail(client, 5)
+
+    assert login(client, "grace").status_code == 200
+
+
+def test_twenty_failures_from_one_ip_throttle_every_username_from_it(
+    client: Client, ada: User
+) -> None:
+    for n in range(20):
+        fail(client, 1, f"guess{n}")
+
+    assert_error(login(client), 429, "throttled")
+    # Another address is unaffected.
+    assert login(client, REMOTE_ADDR="192.0.2.7").status_code == 200
+
+
+def test_a_successful_login_clears_the_usernames_failures(client: Client, ada: User) -> None:
+    fail(client, 4)
+    assert login(client).status_code == 200
+
+    fail(client, 4)
+
+    assert login(client).status_code == 200
+
+
+def test_attempts_refused_by_the_throttle_do_not_count_toward_the_ip_limit(
+    client: Client, ada: User, django_user_model: type[User]
+) -> None:
+    django_user_model.objects.create_user(username="grace", password=PASSWORD)
+    fail(client, 5, "grace")
+    for _ in range(30):
+        assert_error(login(client, "grace", "wrong-password"), 429, "throttled")
+
+    # 5 real failures from this IP so far, far below 20.
+    assert login(client).status_code == 200
+
+
+def test_the_token_endpoint_shares_the_throttle(client: Client, ada: User) -> None:
+    fail(client, 3)
+    for _ in range(2):
+        response = post(client, "token", {"username": "ada", "password": "wrong-password"})
+        assert_error(response, 400, "invalid_credentials")
+
+    response = post(client, "token", {"username": "ada", "password": PASSWORD})
+
+    assert_error(response, 429, "throttled")
+    assert "Retry-After" in response
+    assert_error(login(client), 429, "throttled")
+
+
+def test_limits_come_from_settings(client: Client, ada: User, settings: Settings) -> None:
+    settings.LOGIN_FAILURE_LIMIT = 2
+
+    fail(client, 2)
+
+    assert_error(login(client), 429, "throttled")
+
+
+def test_ip_limit_comes_from_settings(client: Client, ada: User, settings: Settings) -> None:
+    settings.LOGIN_FAILURE_IP_LIMIT = 3
+    for n in range(3):
+        fail(client, 1, f"guess{n}")
+
+    assert_error(login(client), 429, "throttled")
+
+
+def test_attempts_are_allowed_again_once_the_window_closes(
+    client: Client, ada: User, settings: Settings
+) -> None:
+    settings.LOGIN_FAILURE_WINDOW = 2
+    fail(client, 5)
+    response = login(client)
+    assert_error(response, 429, "throttled")
+    assert response["Retry-After"] in {"1", "2"}
+    assert f"Try again in {response['Retry-After']} second" in response.json()["error"]["message"]
+
+    time.sleep(2.1)
+
+    assert login(client).status_code == 200
+
+
+def test_the_window_opens_at_the_first_failure(
+    client: Client, ada: User, settings: Settings
+) -> None:
+    """Later failures don't push the window's end back, so Retry-After only shrinks."""
+    settings.LOGIN_FAILURE_WINDOW = 3
+    fail(client, 1)
+    time.sleep(1.1)
+    fail(client, 4)
+
+    response = login(client)
+
+    assert_error(response, 429, "throttled")
+    assert response["Retry-After"] == "2"
+
+
+def test_failures_are_counted_in_djangos_cache(client: Client, ada: User) -> None:
+    """The configured cache (Redis in production) is what every server process shares."""
+    fail(client, 2, "Ada")
+
+    username_digest = hashlib.sha256(b"ada").hexdigest()
+    assert cache.get(f"{KEY_PREFIX}:user:{username_digest}") == 2
+
+
+def test_wrong_old_passwords_count_toward_the_throttle(signed_in: Client) -> None:
+    for _ in range(5):
+        response = post(
+            signed_in, "password", {"old_password": "guess", "new_password": "a-new-passphrase"}
+        )
+        assert_error(response, 400, "invalid")
+
+    response = post(
+        signed_in, "password", {"old_password": PASSWORD, "new_password": "a-new-passphrase"}
+    )
+
+    assert_error(response, 429, "throttled")
+
+
+def test_parallel_guesses_cannot_overtake_the_limit() -> None:
+    """Each attempt is counted before its password is checked, so of 40 simultaneous guesses
+    at one username only 5 get as far as a password check."""
+    barrier = threading.Barrier(40)
+
+    def attempt(n: int) -> bool:
+        guard = LoginGuard(username="ada", client_ip=f"198.51.100.{n}")
+        barrier.wait()
+        try:
+            guard.reserve()
+        except LoginThrottled:
+            return False
+        return True  # a wrong password: the reservation stands as the failure
+
+    with ThreadPoolExecutor(max_workers=40) as pool:
+        admitted = list(pool.map(attempt, range(40)))
+
+    assert admitted.count(True) == 5
