@@ -52,19 +52,3 @@ class CsrfTokenSerializer(serializers.Serializer):
     csrf_token = serializers.CharField(
         read_only=True, help_text="Send as the X-CSRFToken header on unsafe session requests."
     )
-
-
-class ApiErrorDetailSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    message = serializers.CharField()
-    fields = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField()),
-        required=False,
-        help_text="Validation errors only: the messages for each field.",
-    )
-
-
-class ApiErrorSerializer(serializers.Serializer):
-    """The body of every error answer (config.api); for the schema only."""
-
-    error = ApiErrorDetailSerializer()

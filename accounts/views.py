@@ -27,7 +27,6 @@ from rest_framework.views import APIView
 
 from accounts import services
 from accounts.serializers import (
-    ApiErrorSerializer,
     CsrfTokenSerializer,
     LoginSerializer,
     PasswordChangeSerializer,
@@ -36,6 +35,7 @@ from accounts.serializers import (
     UserSerializer,
 )
 from accounts.throttling import client_ip
+from config.api import ApiErrorSerializer
 
 TAGS = ["accounts"]
 

@@ -12,7 +12,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
-from rest_framework import exceptions, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -100,3 +100,22 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
         message = "The request could not be read."
         return JsonResponse(error_body("bad_request", message), status=400)
     return defaults.bad_request(request, exception)
+
+
+# -- the error body, for the OpenAPI schema ------------------------------------------------
+
+
+class ApiErrorDetailSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    fields = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text="Validation errors only: the messages for each field.",
+    )
+
+
+class ApiErrorSerializer(serializers.Serializer):
+    """The body of every error answer (config.api); for the schema only."""
+
+    error = ApiErrorDetailSerializer()

@@ -33,3 +33,88 @@ class GameFilter(serializers.Serializer):
 
 class ReplayQuery(serializers.Serializer):
     step = serializers.IntegerField(min_value=0, required=False)
+
+
+# -- answers: the shapes built by games.selectors, declared for the OpenAPI schema --------------
+
+
+class PileSerializer(serializers.Serializer):
+    cards = serializers.ListField(
+        child=serializers.CharField(allow_null=True),
+        help_text="Bottom to top; a face-down card is null.",
+    )
+    face_down = serializers.IntegerField()
+
+
+class PlayerViewSerializer(serializers.Serializer):
+    variant = serializers.CharField()
+    seed = serializers.IntegerField(allow_null=True)
+    move_number = serializers.IntegerField(help_text="Moves on the board (undone ones not).")
+    base_rank = serializers.CharField(allow_null=True)
+    piles = serializers.DictField(child=PileSerializer())
+
+
+class CountsSerializer(serializers.Serializer):
+    moves = serializers.IntegerField()
+    undos = serializers.IntegerField()
+
+
+class GameSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    variant = serializers.ChoiceField(choices=VARIANT_CHOICES)
+    seed = serializers.IntegerField(
+        allow_null=True, help_text="Null until the game is over, unless the player chose it."
+    )
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    move_number = serializers.IntegerField(help_text="History entries so far: the version.")
+    ranked = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+    last_move_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class GameSerializer(GameSummarySerializer):
+    state = PlayerViewSerializer()
+    legal_moves = serializers.ListField(child=serializers.JSONField())
+    counts = CountsSerializer()
+    events = serializers.ListField(
+        child=serializers.JSONField(), required=False, help_text="After an action only."
+    )
+
+
+class HistoryEntrySerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    move = serializers.JSONField()
+    events = serializers.ListField(child=serializers.JSONField())
+    received_at = serializers.DateTimeField()
+
+
+class ReplaySerializer(serializers.Serializer):
+    game_id = serializers.IntegerField()
+    step = serializers.IntegerField()
+    move_number = serializers.IntegerField()
+    state = PlayerViewSerializer()
+
+
+class VariantPileSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    kind = serializers.CharField()
+
+
+class VariantSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    description = serializers.CharField()
+    decks = serializers.IntegerField()
+    piles = VariantPileSerializer(many=True)
+
+
+class StatsSerializer(serializers.Serializer):
+    variant = serializers.CharField()
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+    win_rate = serializers.FloatField(allow_null=True)
+    best_moves = serializers.IntegerField(allow_null=True)
+    best_time_seconds = serializers.FloatField(allow_null=True)
+    current_streak = serializers.IntegerField()
+    best_streak = serializers.IntegerField()

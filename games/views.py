@@ -12,10 +12,24 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import ApiError
+from config.api import ApiError, ApiErrorSerializer
 from games import selectors, services
 from games.idempotency import respond_once
-from games.serializers import ActionInput, GameFilter, MoveInput, NewGameInput, ReplayQuery
+from games.serializers import (
+    ActionInput,
+    GameFilter,
+    GameSerializer,
+    GameSummarySerializer,
+    HistoryEntrySerializer,
+    MoveInput,
+    NewGameInput,
+    ReplayQuery,
+    ReplaySerializer,
+    StatsSerializer,
+    VariantSerializer,
+)
+
+ERRORS = {400: ApiErrorSerializer, 404: ApiErrorSerializer, 409: ApiErrorSerializer}
 
 
 def valid(serializer_class: type, data: Any) -> dict[str, Any]:
@@ -35,7 +49,11 @@ def body(request: Request) -> dict[str, Any]:
 class VariantListView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(summary="The five games, with their piles")
+    @extend_schema(
+        summary="The five games, with their piles",
+        operation_id="variants_list",
+        responses=VariantSerializer(many=True),
+    )
     def get(self, request: Request) -> Response:
         return Response(selectors.variant_catalogue())
 
@@ -43,7 +61,9 @@ class VariantListView(APIView):
 class GameListView(APIView):
     @extend_schema(
         summary="Your games, newest first",
+        operation_id="games_list",
         parameters=[GameFilter, OpenApiParameter("page", int)],
+        responses=GameSummarySerializer(many=True),
     )
     def get(self, request: Request) -> Response:
         filters = valid(GameFilter, request.query_params)
@@ -54,7 +74,10 @@ class GameListView(APIView):
         return paginator.get_paginated_response([selectors.game_summary(g) for g in page])
 
     @extend_schema(
-        summary="Start a game (a random deal unless you give a seed)", request=NewGameInput
+        summary="Start a game (a random deal unless you give a seed)",
+        operation_id="games_create",
+        request=NewGameInput,
+        responses={201: GameSerializer, **ERRORS},
     )
     def post(self, request: Request) -> Response:
         def action() -> Response:
@@ -71,17 +94,30 @@ class GameListView(APIView):
 
 
 class GameDetailView(APIView):
-    @extend_schema(summary="One of your games: the board as you see it and the legal moves")
+    @extend_schema(
+        summary="One of your games: the board as you see it and the legal moves",
+        operation_id="games_retrieve",
+        responses={200: GameSerializer, 404: ApiErrorSerializer},
+    )
     def get(self, request: Request, game_id: int) -> Response:
         return Response(selectors.game_representation(selectors.own_game(request.user, game_id)))
 
 
 class GameMovesView(APIView):
-    @extend_schema(summary="The game's whole history")
+    @extend_schema(
+        summary="The game's whole history",
+        operation_id="games_moves_list",
+        responses={200: HistoryEntrySerializer(many=True), 404: ApiErrorSerializer},
+    )
     def get(self, request: Request, game_id: int) -> Response:
         return Response(selectors.history(selectors.own_game(request.user, game_id)))
 
-    @extend_schema(summary="Make a move (validated by the rules engine)", request=MoveInput)
+    @extend_schema(
+        summary="Make a move (validated by the rules engine)",
+        operation_id="games_moves_create",
+        request=MoveInput,
+        responses={201: GameSerializer, **ERRORS},
+    )
     def post(self, request: Request, game_id: int) -> Response:
         def action() -> Response:
             data = valid(MoveInput, body(request))
@@ -100,11 +136,10 @@ class GameMovesView(APIView):
 
 
 class GameActionView(APIView):
-    """Undo and resign: no body beyond an optional ``expected_move_number``."""
+    """An action with no body beyond an optional ``expected_move_number``."""
 
-    service = staticmethod(services.undo_move)
+    service: Any
 
-    @extend_schema(request=ActionInput)
     def post(self, request: Request, game_id: int) -> Response:
         def action() -> Response:
             data = valid(ActionInput, body(request))
@@ -123,13 +158,36 @@ class GameActionView(APIView):
 class GameUndoView(GameActionView):
     service = staticmethod(services.undo_move)
 
+    @extend_schema(
+        summary="Take back the last move (casual games), recorded in the history",
+        operation_id="games_undo",
+        request=ActionInput,
+        responses={200: GameSerializer, **ERRORS},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        return super().post(request, game_id)
+
 
 class GameResignView(GameActionView):
     service = staticmethod(services.resign_game)
 
+    @extend_schema(
+        summary="Give up the game",
+        operation_id="games_resign",
+        request=ActionInput,
+        responses={200: GameSerializer, **ERRORS},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        return super().post(request, game_id)
+
 
 class GameReplayView(APIView):
-    @extend_schema(summary="The board at a step of the history", parameters=[ReplayQuery])
+    @extend_schema(
+        summary="The board at a step of the history",
+        operation_id="games_replay",
+        parameters=[ReplayQuery],
+        responses={200: ReplaySerializer, 400: ApiErrorSerializer, 404: ApiErrorSerializer},
+    )
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.own_game(request.user, game_id)
         step = valid(ReplayQuery, request.query_params).get("step", game.move_number)
@@ -137,6 +195,10 @@ class GameReplayView(APIView):
 
 
 class StatsView(APIView):
-    @extend_schema(summary="Your results per game")
+    @extend_schema(
+        summary="Your results per game",
+        operation_id="me_stats",
+        responses=StatsSerializer(many=True),
+    )
     def get(self, request: Request) -> Response:
         return Response(selectors.player_stats(request.user))
