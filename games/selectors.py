@@ -130,35 +130,36 @@ def player_stats(user: AbstractBaseUser) -> list[dict[str, Any]]:
     finished = (
         Game.objects.filter(owner=user)
         .exclude(status=Game.Status.PLAYING)
-        .select_related("deal")
         .order_by("finished_at", "pk")
+        # Only the fields counted: a game's state JSON is large.
+        .values_list("deal__variant", "status", "state__move_number", "created_at", "finished_at")
     )
-    by_variant: dict[str, list[Game]] = defaultdict(list)
-    for game in finished:
-        by_variant[game.deal.variant].append(game)
-    stats = []
-    for slug in VARIANTS:
-        games = by_variant.get(slug, [])
-        wins = [g for g in games if g.status == Game.Status.WON]
-        streak = best_streak = 0
-        for game in games:
-            streak = streak + 1 if game.status == Game.Status.WON else 0
-            best_streak = max(best_streak, streak)
-        stats.append(
-            {
-                "variant": slug,
-                "played": len(games),
-                "won": len(wins),
-                "win_rate": round(len(wins) / len(games), 4) if games else None,
-                "best_moves": min((g.state["move_number"] for g in wins), default=None),
-                "best_time_seconds": min(
-                    ((g.finished_at - g.created_at).total_seconds() for g in wins), default=None
-                ),
-                "current_streak": streak,
-                "best_streak": best_streak,
-            }
-        )
-    return stats
+    by_variant: dict[str, list[tuple[Any, ...]]] = defaultdict(list)
+    for slug, *result in finished:
+        by_variant[slug].append(result)
+    return [_variant_stats(slug, by_variant.get(slug, [])) for slug in VARIANTS]
+
+
+def _variant_stats(slug: str, results: list[list[Any]]) -> dict[str, Any]:
+    wins = [
+        (moves, finished - created)
+        for status, moves, created, finished in results
+        if status == Game.Status.WON
+    ]
+    streak = best_streak = 0
+    for status, *_ in results:
+        streak = streak + 1 if status == Game.Status.WON else 0
+        best_streak = max(best_streak, streak)
+    return {
+        "variant": slug,
+        "played": len(results),
+        "won": len(wins),
+        "win_rate": round(len(wins) / len(results), 4) if results else None,
+        "best_moves": min((moves for moves, _ in wins), default=None),
+        "best_time_seconds": min((t.total_seconds() for _, t in wins), default=None),
+        "current_streak": streak,
+        "best_streak": best_streak,
+    }
 
 
 def verify_game(game: Game) -> str | None:
