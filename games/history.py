@@ -36,6 +36,28 @@ def line_of_play(variant: Variant, seed: int, entries: Iterable[dict[str, Any]])
     return line
 
 
+def standing_entries(entries: Iterable[dict[str, Any]]) -> list[int]:
+    """Indexes of the history's moves that are still on the board (not undone)."""
+    standing: list[int] = []
+    for index, entry in enumerate(entries):
+        kind = entry.get("type") if isinstance(entry, dict) else None
+        if kind == UNDO:
+            if standing:
+                standing.pop()
+        elif kind != RESIGN:
+            standing.append(index)
+    return standing
+
+
+def revealed_hidden_cards(payload: dict[str, Any], events: list[dict[str, Any]]) -> bool:
+    """Whether a move showed the player cards that were hidden (so undo cannot hide them)."""
+    return payload.get("type") == "deal" or any(
+        event["type"] == "turned_up"
+        or (event["type"] == "pile_filled" and event.get("from") == "stock")
+        for event in events
+    )
+
+
 def state_after(variant: Variant, seed: int, entries: list[dict[str, Any]], step: int) -> State:
     """The board after the first ``step`` entries of the history."""
     return line_of_play(variant, seed, entries[:step])[-1]

@@ -13,7 +13,13 @@ from django.utils import timezone
 
 from config.api import ApiError
 from games import live
-from games.history import RESIGN, UNDO, line_of_play
+from games.history import (
+    RESIGN,
+    UNDO,
+    line_of_play,
+    revealed_hidden_cards,
+    standing_entries,
+)
 from games.models import Deal, Game, Move
 from games.rules import DEAL_VERSION, MAX_SEED, IllegalMove, State, Variant, get_variant
 
@@ -99,13 +105,22 @@ def undo_move(
         game = _lock_game(user, game_id, expected_move_number)
         if game.ranked:
             raise ApiError("undo_not_allowed", "Ranked games have no undo.", 409)
-        if game.status in (Game.Status.WON, Game.Status.RESIGNED):
+        if game.is_finished:
+            # A finished game has shown its seed and every card: it cannot be revived.
             raise ApiError("game_finished", f"This game is over: it was {game.status}.", 409)
         variant = get_variant(game.deal.variant)
-        entries = list(game.moves.order_by("number").values_list("payload", flat=True))
-        line = line_of_play(variant, game.deal.seed, entries)
-        if len(line) == 1:
+        history = list(game.moves.order_by("number").values_list("payload", "events"))
+        standing = standing_entries(payload for payload, _ in history)
+        if not standing:
             raise ApiError("nothing_to_undo", "There is no move to undo.", 409)
+        if revealed_hidden_cards(*history[standing[-1]]):
+            # Taking it back would hide cards the player has already seen.
+            raise ApiError(
+                "undo_not_allowed",
+                "That move turned up cards that were hidden, so it cannot be taken back.",
+                409,
+            )
+        line = line_of_play(variant, game.deal.seed, [payload for payload, _ in history])
         game.undo_count += 1
         events = [{"type": "undone"}]
         _record(game, variant, line[-2], {"type": UNDO}, events, Game.Status.PLAYING)

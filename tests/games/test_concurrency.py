@@ -44,9 +44,11 @@ def client_for(user) -> APIClient:
 
 def test_concurrent_moves_keep_every_acknowledged_move_once(django_user_model):
     user = django_user_model.objects.create_user("racer", password="x")
-    game_id = client_for(user).post(
-        "/api/games/", {"variant": "grounds-for-divorce", "seed": 5}, format="json"
-    ).json()["id"]
+    game_id = (
+        client_for(user)
+        .post("/api/games/", {"variant": "grounds-for-divorce", "seed": 5}, format="json")
+        .json()["id"]
+    )
     acknowledged: list[tuple[int, dict]] = []
     failures: list[str] = []
     lock = threading.Lock()

@@ -63,9 +63,11 @@ def test_an_illegal_move_announces_nothing(django_user_model, inbox):
 
 def test_undo_and_resign_are_announced_too(django_user_model, inbox):
     user = django_user_model.objects.create_user("undoer", password="x")
-    game = services.create_game(user=user, variant_slug="gold-mine", seed=3).game
+    outcome = services.create_game(user=user, variant_slug="selective-castle", seed=3)
+    game = outcome.game
     inbox.watch(game.pk)
-    services.play_move(user=user, game_id=game.pk, move={"type": "deal"})
+    move = outcome.variant.legal_moves(outcome.state)[0].to_json()
+    services.play_move(user=user, game_id=game.pk, move=move)
     services.undo_move(user=user, game_id=game.pk)
     services.resign_game(user=user, game_id=game.pk)
     assert [m["move_number"] for m in inbox.received()] == [1, 2, 3]

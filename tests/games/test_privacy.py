@@ -1,0 +1,252 @@
+"""No response ever shows a card that lies face down, or the seed of an unfinished random deal.
+
+Random games are played to the end through the API. After every response the server's own
+snapshot (``Game.state``, every card known) says which cards are face down at that moment; the
+raw response text is searched for them. Two-deck games hold every card twice, so a code may be
+face down in one copy and face up in the other: there the player's view must show the code
+exactly as often, and in exactly the places, that it lies face up.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from games.history import line_of_play
+from games.models import Game, Move
+from games.rules import get_variant
+from tests.games.helpers import SLUGS, assert_error, client_for, new_game, play
+
+pytestmark = pytest.mark.django_db
+
+#: A card code standing alone ("7H" in "7H cannot go on 8C", or "\"7H\"" in JSON).
+CARD = re.compile(r"(?<![A-Za-z0-9])([A2-9TJQK][CDHS])(?![A-Za-z0-9])")
+
+GAMES_PER_VARIANT = 5
+MAX_MOVES = 150  # the wrapping games can go on for ever: resign after this
+
+
+def face_down_count(pile_id: str, pile: dict[str, Any]) -> int:
+    return len(pile["cards"]) if pile_id == "stock" else pile["face_down"]
+
+
+def split_cards(full: dict[str, Any]) -> tuple[Counter, Counter]:
+    """The codes lying face down and face up in a full (server-side) state."""
+    down, up = Counter(), Counter()
+    for pile_id, pile in full["piles"].items():
+        hidden = face_down_count(pile_id, pile)
+        down.update(pile["cards"][:hidden])
+        up.update(pile["cards"][hidden:])
+    return down, up
+
+
+def assert_view_hides(view: dict[str, Any], full: dict[str, Any]) -> None:
+    """A player's view: every face-down position null, every face-up one the card, no seed."""
+    assert view["seed"] is None
+    assert set(view["piles"]) == set(full["piles"])
+    shown = Counter()
+    for pile_id, pile in full["piles"].items():
+        hidden = face_down_count(pile_id, pile)
+        expected = [None] * hidden + pile["cards"][hidden:]
+        assert view["piles"][pile_id]["cards"] == expected, pile_id
+        shown.update(card for card in view["piles"][pile_id]["cards"] if card is not None)
+    assert shown == split_cards(full)[1], "each code as often as it lies face up, never more"
+
+
+def assert_text_hides(text: str, full: dict[str, Any], seed: int, where: str) -> None:
+    """Search the raw text: no code that is only face down, no seed."""
+    down, up = split_cards(full)
+    found = Counter(CARD.findall(text))
+    leaked = sorted(code for code in found if down[code] and not up[code])
+    assert not leaked, f"{where}: face-down cards {leaked} in {text[:400]}"
+    assert str(seed) not in text, f"{where}: the seed {seed} is in the response"
+
+
+def assert_outside_view_only_face_up(body: Any, full: dict[str, Any], where: str) -> None:
+    """Outside the board (events, messages, history) a code may only name a face-up card."""
+    if isinstance(body, dict) and "state" in body:
+        body = {key: value for key, value in body.items() if key != "state"}
+    up = split_cards(full)[1]
+    named = set(CARD.findall(json.dumps(body, ensure_ascii=False)))
+    assert all(up[code] for code in named), f"{where}: {sorted(c for c in named if not up[c])}"
+
+
+class Watcher:
+    """Checks every response about one game against the server's snapshot at that moment."""
+
+    def __init__(self, client: Any, slug: str, game_id: int) -> None:
+        self.client, self.slug, self.game_id = client, slug, game_id
+        self.variant = get_variant(slug)
+        self.checked = 0
+
+    def snapshot(self) -> Game:
+        return Game.objects.select_related("deal").get(pk=self.game_id)
+
+    def check(self, response: Any, where: str, board: dict[str, Any] | None = None) -> Any:
+        """``board``: the full state the response's view shows (default: the current one)."""
+        game = self.snapshot()
+        assert not game.seed_chosen
+        if game.is_finished:
+            return response.json()
+        board = board or game.state
+        body = response.json()
+        text = response.content.decode()
+        assert_text_hides(text, game.state, game.deal.seed, where)
+        if board is not game.state:
+            assert_text_hides(text, board, game.deal.seed, where)
+        assert_outside_view_only_face_up(body, game.state, where)
+        if isinstance(body, dict) and isinstance(body.get("state"), dict):
+            assert_view_hides(body["state"], board)
+            assert body.get("seed") is None
+        self.checked += 1
+        return body
+
+    def check_replay(self, step: int) -> None:
+        response = self.client.get(f"/api/games/{self.game_id}/replay/", {"step": step})
+        assert response.status_code == 200
+        game = self.snapshot()
+        entries = list(
+            Move.objects.filter(game=game, number__lte=step)
+            .order_by("number")
+            .values_list("payload", flat=True)
+        )
+        then = self.variant.state_to_json(line_of_play(self.variant, game.deal.seed, entries)[-1])
+        self.check(response, f"replay step {step}", board=then)
+
+    def try_illegal(self, rng: random.Random, legal: list[dict[str, Any]]) -> None:
+        """A refused move: its message names no face-down card."""
+        full = self.snapshot().state
+        piles = list(self.variant.pile_ids)
+        source = rng.choice(piles)
+        pile = full["piles"][source]
+        hidden = face_down_count(source, pile)
+        if hidden and rng.random() < 0.5:
+            count = len(pile["cards"]) - hidden + 1  # reaching into the face-down cards
+        else:
+            count = rng.choice([1, 1, 1, 2, 3, 5])
+        move = {"type": "move", "from": source, "to": rng.choice(piles), "count": count}
+        if move in legal:
+            return
+        response = self.client.post(
+            f"/api/games/{self.game_id}/moves/", {"move": move}, format="json"
+        )
+        assert_error(response, 400)
+        self.check(response, f"refusal of {move}")
+
+    def reads(self, rng: random.Random, move_number: int) -> None:
+        base = f"/api/games/{self.game_id}/"
+        self.check(self.client.get(base), "detail")
+        self.check(self.client.get(base + "moves/"), "history")
+        self.check(self.client.get("/api/games/", {"status": "playing"}), "list")
+        self.check_replay(rng.randrange(move_number + 1))
+
+
+def play_random_game(client: Any, slug: str, rng: random.Random) -> tuple[int, str]:
+    response = client.post("/api/games/", {"variant": slug}, format="json")
+    assert response.status_code == 201
+    watcher = Watcher(client, slug, response.json()["id"])
+    game = watcher.check(response, "new game")
+    for turn in range(MAX_MOVES):
+        if game["status"] != "playing":
+            break
+        if turn % 5 == 0:
+            watcher.try_illegal(rng, game["legal_moves"])
+        if turn % 30 == 0:
+            watcher.reads(rng, game["move_number"])
+        response = client.post(
+            f"/api/games/{watcher.game_id}/moves/",
+            {"move": rng.choice(game["legal_moves"])},
+            format="json",
+        )
+        assert response.status_code == 201, response.content
+        game = watcher.check(response, f"move {turn + 1}")
+    watcher.reads(rng, game["move_number"])
+    if game["status"] == "playing":
+        response = client.post(f"/api/games/{watcher.game_id}/resign/", {}, format="json")
+        assert response.status_code == 200
+        game = response.json()
+    assert watcher.checked > 0
+    # Once it is over, the seed is the player's to see.
+    assert game["seed"] == watcher.snapshot().deal.seed
+    return watcher.game_id, game["status"]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_random_games_never_show_a_face_down_card_or_the_seed(slug: str) -> None:
+    rng = random.Random(f"privacy-{slug}")
+    client = client_for()
+    outcomes = Counter(play_random_game(client, slug, rng)[1] for _ in range(GAMES_PER_VARIANT))
+    assert sum(outcomes.values()) == GAMES_PER_VARIANT
+
+
+def test_the_view_check_catches_a_leak() -> None:
+    """The checks above are not vacuous: a view showing one face-down card fails them."""
+    variant = get_variant("blondes-and-brunettes")
+    full = variant.state_to_json(variant.deal(3))
+    view = variant.player_view(variant.deal(3))
+    assert_view_hides(view, full)
+    stock_top = full["piles"]["stock"]["cards"][-1]
+    view["piles"]["stock"]["cards"][-1] = stock_top
+    with pytest.raises(AssertionError):
+        assert_view_hides(view, full)
+    down, up = split_cards(full)
+    only_down = next(code for code in down if not up[code])
+    with pytest.raises(AssertionError):
+        assert_text_hides(f'{{"message": "{only_down} cannot go"}}', full, 10**15, "test")
+    with pytest.raises(AssertionError):
+        assert_text_hides('{"id": 3}', full, 3, "test")
+
+
+def losing_line(slug: str) -> tuple[int, list[dict[str, Any]]]:
+    """A seed and a random line of play that loses it within 60 moves (via the engine)."""
+    variant = get_variant(slug)
+    for seed in range(100):
+        rng = random.Random(seed)
+        state, line = variant.deal(seed), []
+        while variant.status(state) == "playing" and len(line) < 60:
+            move = rng.choice(variant.legal_moves(state))
+            state = variant.apply(state, move)
+            line.append(move.to_json())
+        if variant.status(state) == "lost":
+            return seed, line
+    raise AssertionError("no losing line found")
+
+
+def test_a_lost_game_that_revealed_its_cards_cannot_be_taken_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A lost random deal may show its seed and hidden cards only if the game is really over:
+    if undo could bring it back, the player would play on knowing every face-down card."""
+    seed, line = losing_line("grounds-for-divorce")
+    # The server draws the random seed; fix its draw so that the losing line is known.
+    monkeypatch.setattr("games.services.secrets.randbelow", lambda n: seed)
+    client = client_for()
+    game = new_game(client, "grounds-for-divorce")
+    assert game["seed"] is None
+    for move in line:
+        game = play(client, game["id"], move)
+    assert game["status"] == "lost"
+    assert {"type": "game_lost"} in game["events"]
+
+    shown = client.get(f"/api/games/{game['id']}/").json()
+    board = client.get(f"/api/games/{game['id']}/replay/").json()["state"]
+    full = Game.objects.get(pk=game["id"]).state
+    revealed_seed = shown["seed"] is not None or board["seed"] is not None
+    revealed_cards = any(
+        card is not None
+        for pile_id, pile in board["piles"].items()
+        for card in pile["cards"][: face_down_count(pile_id, full["piles"][pile_id])]
+    )
+    undo = client.post(f"/api/games/{game['id']}/undo/", {}, format="json")
+    if revealed_seed or revealed_cards:
+        assert undo.status_code == 409, (
+            f"the lost game showed its seed ({revealed_seed}) / face-down cards "
+            f"({revealed_cards}), yet undo answered {undo.status_code} "
+            f"with status {undo.json().get('status')!r}"
+        )
+        assert undo.json()["error"]["code"] == "game_finished"
