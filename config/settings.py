@@ -39,6 +39,10 @@ if not DEBUG and SECRET_KEY == INSECURE_DEFAULT_SECRET_KEY:
     # Sessions and signed data would be forgeable by anyone who has read this file.
     raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
 
+# The key of the daily challenges' seeds (games.daily): whoever knows it can compute every
+# future daily deal. Defaults to a key derived from SECRET_KEY.
+DAILY_SECRET = os.environ.get("DAILY_SECRET") or f"daily:{SECRET_KEY}"
+
 # "testserver" is the host Django's test client sends.
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 
@@ -173,6 +177,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
 }
+
+# Leaderboards: how many ranked games a player needs to appear by win rate.
+LEADERBOARD_MIN_GAMES = int(os.environ.get("LEADERBOARD_MIN_GAMES", "5"))
 
 # A move is a few hundred bytes; anything near this limit is not a real request.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024

@@ -1,18 +1,24 @@
-"""Live updates: after a game's transaction commits, its new state goes to its websocket group.
+"""Live updates: after a transaction commits, what changed goes to the websocket groups.
 
-Consumers (``ws/games/<id>/``) join ``game_group(id)``; nothing here runs before the commit, so
-a client never sees a change that was rolled back.
+Nothing here runs before the commit, so no client ever sees a change that was rolled back.
+A game's watchers (``ws/games/<id>/``) get the game as its player sees it, with its version
+(``move_number``) and events; a daily leaderboard's watchers get a "changed" signal, and
+each consumer fetches the board at most a few times a second (see ``games.consumers``).
 """
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+from rest_framework.renderers import JSONRenderer
 
 if TYPE_CHECKING:
+    import datetime as dt
+
     from games.models import Game
     from games.rules import State
 
@@ -21,16 +27,31 @@ def game_group(game_id: int) -> str:
     return f"game-{game_id}"
 
 
+def leaderboard_group(date: dt.date, variant: str) -> str:
+    return f"leaderboard-{date.isoformat()}-{variant}"
+
+
 def schedule_game_update(game: Game, state: State, events: list[dict[str, Any]]) -> None:
-    """Send the game's new version to its watchers once the current transaction commits."""
-    message = {
-        "type": "game.update",
-        "game_id": game.pk,
-        "move_number": game.move_number,
-        "status": game.status,
-        "events": events,
-    }
-    transaction.on_commit(lambda: _send(game_group(game.pk), message))
+    """After the commit: the game's new version to its watchers, its board to the ranking."""
+
+    def send() -> None:
+        from games.selectors import game_representation
+
+        body = json.loads(JSONRenderer().render(game_representation(game, state, events)))
+        _send(game_group(game.pk), {"type": "game.update", "game": body})
+        if game.ranked and game.daily_id:
+            _send(
+                leaderboard_group(game.daily.date, game.daily.variant),
+                {"type": "leaderboard.changed"},
+            )
+
+    transaction.on_commit(send)
+
+
+def schedule_leaderboard_update(date: dt.date, variant: str) -> None:
+    transaction.on_commit(
+        lambda: _send(leaderboard_group(date, variant), {"type": "leaderboard.changed"})
+    )
 
 
 def _send(group: str, message: dict[str, Any]) -> None:

@@ -30,6 +30,29 @@ class Deal(models.Model):
         return f"{self.variant} #{self.seed} (v{self.deal_version})"
 
 
+class DailyChallenge(models.Model):
+    """One game's challenge of one UTC day: the same deal for everybody.
+
+    The seed comes from an HMAC of the date and game under a server secret, so nobody can
+    compute it ahead; staff may set a day's seed before the day starts.
+    """
+
+    date = models.DateField()
+    variant = models.CharField(max_length=32, choices=VARIANT_CHOICES)
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="daily_challenges")
+    seed_set_by_staff = models.BooleanField(default=False)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["date", "variant"], name="daily_unique_date_variant")
+        ]
+        ordering = ["-date", "variant"]
+
+    def __str__(self) -> str:
+        return f"{self.date} {self.variant}"
+
+
 class Game(models.Model):
     """A player's game of a deal.
 
@@ -55,6 +78,16 @@ class Game(models.Model):
     ranked = models.BooleanField(default=False)
     #: The player picked the seed ("deal number 1234"): theirs to see, never on a leaderboard.
     seed_chosen = models.BooleanField(default=False)
+    #: The daily challenge this game is on: its ranked attempt, or a casual replay of it.
+    daily = models.ForeignKey(
+        DailyChallenge, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
+    )
+    #: Taken off the leaderboards by staff.
+    excluded = models.BooleanField(default=False)
+    #: Cards on the foundations (Grounds for Divorce: in the discard): progress, for ranking.
+    cards_home = models.PositiveSmallIntegerField(default=0)
+    #: Moves on the board (undone ones not counted).
+    board_moves = models.PositiveIntegerField(default=0)
     undo_count = models.PositiveIntegerField(default=0)
     hint_count = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
@@ -63,6 +96,13 @@ class Game(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["owner", "status", "-created_at"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "daily"],
+                condition=models.Q(ranked=True),
+                name="game_one_ranked_attempt_per_daily",
+            )
+        ]
         ordering = ["-created_at"]
 
     def __str__(self) -> str:

@@ -118,3 +118,85 @@ class StatsSerializer(serializers.Serializer):
     best_time_seconds = serializers.FloatField(allow_null=True)
     current_streak = serializers.IntegerField()
     best_streak = serializers.IntegerField()
+
+
+class DailyQuery(serializers.Serializer):
+    date = serializers.DateField(required=False, help_text="A UTC day; today by default.")
+
+
+class PageQuery(serializers.Serializer):
+    page = serializers.IntegerField(min_value=1, required=False, default=1)
+
+
+class AttemptSummarySerializer(serializers.Serializer):
+    game_id = serializers.IntegerField()
+    status = serializers.CharField()
+    cards_home = serializers.IntegerField()
+    moves = serializers.IntegerField()
+    rank = serializers.IntegerField(allow_null=True)
+
+
+class DailyChallengeSerializer(serializers.Serializer):
+    variant = serializers.CharField()
+    name = serializers.CharField()
+    seed = serializers.IntegerField(allow_null=True, help_text="Null until the day has closed.")
+    attempts = serializers.IntegerField()
+    can_attempt = serializers.BooleanField()
+    your_attempt = AttemptSummarySerializer(allow_null=True)
+
+
+class StreakSerializer(serializers.Serializer):
+    current = serializers.IntegerField()
+    best = serializers.IntegerField()
+
+
+class StreaksSerializer(serializers.Serializer):
+    overall = StreakSerializer()
+    by_variant = serializers.DictField(child=StreakSerializer())
+
+
+class DailyOverviewSerializer(serializers.Serializer):
+    date = serializers.DateField()
+    today = serializers.DateField()
+    open = serializers.BooleanField()
+    closes_at = serializers.DateTimeField()
+    challenges = DailyChallengeSerializer(many=True)
+    streaks = StreaksSerializer(allow_null=True)
+
+
+class LeaderboardEntrySerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    user = serializers.CharField()
+    status = serializers.CharField()
+    won = serializers.BooleanField()
+    cards_home = serializers.IntegerField()
+    moves = serializers.IntegerField()
+    time_seconds = serializers.FloatField()
+
+
+class DailyLeaderboardSerializer(serializers.Serializer):
+    date = serializers.DateField()
+    variant = serializers.CharField()
+    count = serializers.IntegerField()
+    page = serializers.IntegerField()
+    pages = serializers.IntegerField()
+    results = LeaderboardEntrySerializer(many=True)
+    me = LeaderboardEntrySerializer(allow_null=True)
+
+
+class AlltimeEntrySerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    user = serializers.CharField()
+    played = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    win_rate = serializers.FloatField()
+    best_time_seconds = serializers.FloatField(allow_null=True)
+
+
+class AlltimeLeaderboardSerializer(serializers.Serializer):
+    variant = serializers.CharField()
+    min_games = serializers.IntegerField()
+    count = serializers.IntegerField()
+    page = serializers.IntegerField()
+    pages = serializers.IntegerField()
+    results = AlltimeEntrySerializer(many=True)

@@ -3,16 +3,17 @@ scheduled for after the commit. Views call these and nothing else writes games."
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from config.api import ApiError
-from games import live
+from games import daily, live
 from games.history import (
     RESIGN,
     UNDO,
@@ -20,7 +21,7 @@ from games.history import (
     revealed_hidden_cards,
     standing_entries,
 )
-from games.models import Deal, Game, Move
+from games.models import DailyChallenge, Deal, Game, Move
 from games.rules import DEAL_VERSION, MAX_SEED, IllegalMove, State, Variant, get_variant
 
 STATUS_AFTER_EVENT = {"game_won": Game.Status.WON, "game_lost": Game.Status.LOST}
@@ -46,30 +47,106 @@ def variant_or_error(slug: object) -> Variant:
         raise ApiError("unknown_variant", f"There is no game called {slug!r}.") from None
 
 
-def create_game(
-    *, user: AbstractBaseUser, variant_slug: str, seed: int | None = None, ranked: bool = False
-) -> Outcome:
-    """A new game. Without a seed, a random one the player will not see until the end."""
+def create_game(*, user: AbstractBaseUser, variant_slug: str, seed: int | None = None) -> Outcome:
+    """A new casual game. Without a seed, a random one the player will not see until the end."""
     variant = variant_or_error(variant_slug)
     seed_chosen = seed is not None
     if seed is None:
         seed = secrets.randbelow(MAX_SEED + 1)
     elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise ApiError("invalid_seed", f"A deal number is a whole number from 0 to {MAX_SEED}.")
-    state = variant.deal(seed)
     with transaction.atomic():
         deal, _ = Deal.objects.get_or_create(
             variant=variant.slug, seed=seed, deal_version=DEAL_VERSION
         )
-        game = Game.objects.create(
-            owner=user,
-            deal=deal,
-            state=variant.state_to_json(state),
-            status=variant.status(state),
-            ranked=ranked and not seed_chosen,
-            seed_chosen=seed_chosen,
+        return _start(user, variant, deal, seed_chosen=seed_chosen)
+
+
+def daily_challenge(date: dt.date, variant_slug: str) -> DailyChallenge:
+    """The day's challenge for a game, made on first use (every process makes the same one)."""
+    variant = variant_or_error(variant_slug)
+    challenge = DailyChallenge.objects.select_related("deal").filter(
+        date=date, variant=variant.slug
+    )
+    if found := challenge.first():
+        return found
+    with transaction.atomic():
+        deal, _ = Deal.objects.get_or_create(
+            variant=variant.slug,
+            seed=daily.daily_seed(date, variant.slug),
+            deal_version=DEAL_VERSION,
         )
-        live.schedule_game_update(game, state, [])
+        found, _ = DailyChallenge.objects.get_or_create(
+            date=date, variant=variant.slug, defaults={"deal": deal}
+        )
+    return found
+
+
+def start_daily_attempt(*, user: AbstractBaseUser, date: dt.date, variant_slug: str) -> Outcome:
+    """The player's one ranked attempt at the day's challenge, on that UTC day only."""
+    if date != daily.today():
+        word = "closed" if date < daily.today() else "not open yet"
+        raise ApiError(
+            "challenge_closed" if date < daily.today() else "challenge_not_open",
+            f"The challenge of {date} is {word}: a challenge is played on its own day (UTC).",
+            409,
+        )
+    challenge = daily_challenge(date, variant_slug)
+    variant = get_variant(challenge.variant)
+    try:
+        with transaction.atomic():
+            outcome = _start(user, variant, challenge.deal, ranked=True, daily_challenge=challenge)
+    except IntegrityError:
+        existing = Game.objects.get(owner=user, daily=challenge, ranked=True)
+        raise ApiError(
+            "attempt_exists",
+            "You have already started this challenge: each player has one ranked attempt.",
+            409,
+            game_id=existing.pk,
+        ) from None
+    return outcome
+
+
+def start_daily_replay(*, user: AbstractBaseUser, date: dt.date, variant_slug: str) -> Outcome:
+    """A casual game on a daily deal: after the player's own attempt is over, or the day is."""
+    if date > daily.today():
+        raise ApiError("challenge_not_open", f"The challenge of {date} is not open yet.", 409)
+    challenge = daily_challenge(date, variant_slug)
+    if not daily.day_closed(date):
+        attempt = Game.objects.filter(owner=user, daily=challenge, ranked=True).first()
+        if attempt is None or not attempt.is_finished:
+            raise ApiError(
+                "attempt_first",
+                "Finish your ranked attempt first; then you can replay the deal for fun.",
+                409,
+            )
+    with transaction.atomic():
+        return _start(
+            user, get_variant(challenge.variant), challenge.deal, daily_challenge=challenge
+        )
+
+
+def _start(
+    user: AbstractBaseUser,
+    variant: Variant,
+    deal: Deal,
+    *,
+    seed_chosen: bool = False,
+    ranked: bool = False,
+    daily_challenge: DailyChallenge | None = None,
+) -> Outcome:
+    state = variant.deal(deal.seed)
+    game = Game.objects.create(
+        owner=user,
+        deal=deal,
+        daily=daily_challenge,
+        state=variant.state_to_json(state),
+        status=variant.status(state),
+        ranked=ranked,
+        seed_chosen=seed_chosen,
+        cards_home=variant.cards_home(state),
+    )
+    live.schedule_game_update(game, state, [])
     return Outcome(game, state)
 
 
@@ -143,7 +220,7 @@ def _lock_game(user: AbstractBaseUser, game_id: int, expected_move_number: int |
     """The player's game, locked until the transaction ends; 404 for anyone else's."""
     game = (
         Game.objects.select_for_update(of=("self",))
-        .select_related("deal")
+        .select_related("deal", "daily")
         .filter(pk=game_id, owner=user)
         .first()
     )
@@ -184,6 +261,8 @@ def _record(
         game=game, number=game.move_number, payload=payload, events=events, received_at=now
     )
     game.state = variant.state_to_json(state)
+    game.cards_home = variant.cards_home(state)
+    game.board_moves = state.move_number
     game.status = status
     game.last_move_at = now
     game.finished_at = now if status != Game.Status.PLAYING else None
@@ -195,6 +274,8 @@ def _record(
             "last_move_at",
             "finished_at",
             "undo_count",
+            "cards_home",
+            "board_moves",
         ]
     )
     live.schedule_game_update(game, state, events)

@@ -1,6 +1,23 @@
-from django.urls import path
+import datetime as dt
+
+from django.urls import path, register_converter
 
 from games import views
+
+
+class DateConverter:
+    """``2026-11-21`` in a path: a day of the daily challenges."""
+
+    regex = r"\d{4}-\d{2}-\d{2}"
+
+    def to_python(self, value: str) -> dt.date:
+        return dt.date.fromisoformat(value)  # a ValueError means the URL does not match
+
+    def to_url(self, value: dt.date) -> str:
+        return value.isoformat()
+
+
+register_converter(DateConverter, "date")
 
 app_name = "games"
 
@@ -13,4 +30,25 @@ urlpatterns = [
     path("games/<int:game_id>/resign/", views.GameResignView.as_view(), name="game-resign"),
     path("games/<int:game_id>/replay/", views.GameReplayView.as_view(), name="game-replay"),
     path("me/stats/", views.StatsView.as_view(), name="stats"),
+    path("daily/", views.DailyView.as_view(), name="daily"),
+    path(
+        "daily/<date:date>/<slug:variant>/attempt/",
+        views.DailyAttemptView.as_view(),
+        name="daily-attempt",
+    ),
+    path(
+        "daily/<date:date>/<slug:variant>/replay/",
+        views.DailyReplayView.as_view(),
+        name="daily-replay",
+    ),
+    path(
+        "leaderboards/daily/<date:date>/<slug:variant>/",
+        views.DailyLeaderboardView.as_view(),
+        name="leaderboard-daily",
+    ),
+    path(
+        "leaderboards/<slug:variant>/",
+        views.AlltimeLeaderboardView.as_view(),
+        name="leaderboard-alltime",
+    ),
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -13,16 +14,22 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import ApiError, ApiErrorSerializer
-from games import selectors, services
+from games import daily, selectors, services
 from games.idempotency import respond_once
+from games.rules import VARIANTS
 from games.serializers import (
     ActionInput,
+    AlltimeLeaderboardSerializer,
+    DailyLeaderboardSerializer,
+    DailyOverviewSerializer,
+    DailyQuery,
     GameFilter,
     GameSerializer,
     GameSummarySerializer,
     HistoryEntrySerializer,
     MoveInput,
     NewGameInput,
+    PageQuery,
     ReplayQuery,
     ReplaySerializer,
     StatsSerializer,
@@ -202,3 +209,89 @@ class StatsView(APIView):
     )
     def get(self, request: Request) -> Response:
         return Response(selectors.player_stats(request.user))
+
+
+# -- daily challenges and leaderboards -------------------------------------------------------
+
+
+def known_variant(slug: str) -> str:
+    if slug not in VARIANTS:
+        raise ApiError("unknown_variant", f"There is no game called {slug!r}.", 404)
+    return slug
+
+
+class DailyView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        summary="A day's five challenges and your attempt at each (today by default)",
+        operation_id="daily_retrieve",
+        parameters=[DailyQuery],
+        responses=DailyOverviewSerializer,
+    )
+    def get(self, request: Request) -> Response:
+        date = valid(DailyQuery, request.query_params).get("date") or daily.today()
+        return Response(selectors.daily_overview(date, request.user))
+
+
+class DailyAttemptView(APIView):
+    @extend_schema(
+        summary="Start your one ranked attempt at a challenge (on its own UTC day, no undo)",
+        operation_id="daily_attempt",
+        request=None,
+        responses={201: GameSerializer, **ERRORS},
+    )
+    def post(self, request: Request, date: dt.date, variant: str) -> Response:
+        def action() -> Response:
+            outcome = services.start_daily_attempt(
+                user=request.user, date=date, variant_slug=known_variant(variant)
+            )
+            return Response(selectors.game_representation(outcome.game, outcome.state), status=201)
+
+        return respond_once(request, action)
+
+
+class DailyReplayView(APIView):
+    @extend_schema(
+        summary="Play a challenge's deal again as a casual game (after your attempt is over)",
+        operation_id="daily_replay",
+        request=None,
+        responses={201: GameSerializer, **ERRORS},
+    )
+    def post(self, request: Request, date: dt.date, variant: str) -> Response:
+        def action() -> Response:
+            outcome = services.start_daily_replay(
+                user=request.user, date=date, variant_slug=known_variant(variant)
+            )
+            return Response(selectors.game_representation(outcome.game, outcome.state), status=201)
+
+        return respond_once(request, action)
+
+
+class DailyLeaderboardView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        summary="A day's ranking for one game, with your own rank",
+        operation_id="leaderboards_daily",
+        parameters=[PageQuery],
+        responses={200: DailyLeaderboardSerializer, 404: ApiErrorSerializer},
+    )
+    def get(self, request: Request, date: dt.date, variant: str) -> Response:
+        page = valid(PageQuery, request.query_params)["page"]
+        board = selectors.daily_leaderboard(date, known_variant(variant), request.user, page=page)
+        return Response(board)
+
+
+class AlltimeLeaderboardView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        summary="All-time ranking of one game over ranked attempts",
+        operation_id="leaderboards_alltime",
+        parameters=[PageQuery],
+        responses={200: AlltimeLeaderboardSerializer, 404: ApiErrorSerializer},
+    )
+    def get(self, request: Request, variant: str) -> Response:
+        page = valid(PageQuery, request.query_params)["page"]
+        return Response(selectors.alltime_leaderboard(known_variant(variant), page=page))

@@ -56,6 +56,7 @@ class Variant:
         self.target_idx = tuple(i for i, kind in enumerate(self.kinds) if kind in target_kinds)
         self.tableau_idx = tuple(i for i, kind in enumerate(self.kinds) if kind == "tableau")
         self.away_idx = tuple(i for i, kind in enumerate(self.kinds) if kind not in HOME_KINDS)
+        self.home_idx = tuple(i for i, kind in enumerate(self.kinds) if kind in HOME_KINDS)
         self.stock_i = self.index.get("stock")
         self.waste_i = self.index.get("waste")
 
@@ -148,6 +149,10 @@ class Variant:
         return notation.player_view(self, state, reveal_seed=reveal_seed)
 
     move_from_json = staticmethod(notation.move_from_json)
+
+    def cards_home(self, state: State) -> int:
+        """Cards on the foundations (or in the discard): a game's progress."""
+        return sum(len(state.piles[i].cards) for i in self.home_idx)
 
     def status(self, state: State) -> str:
         if self._is_won(state):

@@ -33,6 +33,7 @@ REPRESENTATION_KEYS = {
     "status",
     "move_number",
     "ranked",
+    "daily",
     "state",
     "legal_moves",
     "counts",

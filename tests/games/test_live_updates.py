@@ -47,7 +47,9 @@ def test_a_move_is_announced_with_its_move_number_after_the_commit(django_user_m
         assert inbox.received() == []  # not before the commit
     [message] = inbox.received()
     assert message["type"] == "game.update"
-    assert (message["game_id"], message["move_number"]) == (game.pk, 1)
+    assert (message["game"]["id"], message["game"]["move_number"]) == (game.pk, 1)
+    assert message["game"]["state"]["piles"]["stock"]["cards"] == [None] * 49
+    assert message["game"]["legal_moves"]
 
 
 def test_an_illegal_move_announces_nothing(django_user_model, inbox):
@@ -70,4 +72,4 @@ def test_undo_and_resign_are_announced_too(django_user_model, inbox):
     services.play_move(user=user, game_id=game.pk, move=move)
     services.undo_move(user=user, game_id=game.pk)
     services.resign_game(user=user, game_id=game.pk)
-    assert [m["move_number"] for m in inbox.received()] == [1, 2, 3]
+    assert [m["game"]["move_number"] for m in inbox.received()] == [1, 2, 3]

@@ -143,3 +143,18 @@ def test_random_games_reach_an_end_the_engine_agrees_on(slug):
                 variant.apply(state, variant.legal_moves(variant.deal(seed))[0])
             assert refused.value.code == "game_over"
     assert endings["won"] + endings["lost"] > 0
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_cards_home_counts_the_foundations_or_discard(slug):
+    variant = VARIANTS[slug]
+    state = variant.deal(4)
+    home = {"grandfathers-clock": 12, "blondes-and-brunettes": 1}.get(slug, 0)
+    assert variant.cards_home(state) == home
+    for state in random_playout(variant, 4, random.Random(4), 200):
+        on_home = sum(
+            len(pile.cards)
+            for pile_id, pile in zip(variant.pile_ids, state.piles, strict=True)
+            if pile_id.startswith(("foundation", "discard"))
+        )
+        assert variant.cards_home(state) == on_home

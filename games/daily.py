@@ -1,0 +1,33 @@
+"""The calendar of daily challenges: UTC days, and the secret seed of each day's deal."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+
+from django.conf import settings
+from django.utils import timezone
+
+from games.rules import MAX_SEED
+
+
+def today() -> dt.date:
+    """The current UTC day: every player and every server process agree on it."""
+    return timezone.now().astimezone(dt.UTC).date()
+
+
+def day_closed(date: dt.date) -> bool:
+    """A day's challenges close at midnight UTC; only then may their seeds be shown."""
+    return date < today()
+
+
+def closes_at(date: dt.date) -> dt.datetime:
+    return dt.datetime.combine(date + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC)
+
+
+def daily_seed(date: dt.date, variant: str) -> int:
+    """HMAC-SHA256 of the date and game under ``DAILY_SECRET``: unknowable without the key."""
+    message = f"patience-daily-v1:{date.isoformat()}:{variant}".encode()
+    digest = hmac.new(settings.DAILY_SECRET.encode(), message, hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") & MAX_SEED
