@@ -1,5 +1,15 @@
-"""Websocket URL patterns, mounted by config.asgi (filled in by the live-play work)."""
+"""Websocket routes (Channels)."""
 
-from django.urls import URLPattern
+from django.urls import path
 
-websocket_urlpatterns: list[URLPattern] = []
+from games import consumers, converters
+
+assert converters  # registers the <date:...> converter
+
+websocket_urlpatterns = [
+    path("ws/games/<int:game_id>/", consumers.GameConsumer.as_asgi()),
+    path(
+        "ws/leaderboards/daily/<date:date>/<slug:variant>/",
+        consumers.LeaderboardConsumer.as_asgi(),
+    ),
+]

@@ -181,6 +181,14 @@ SPECTACULAR_SETTINGS = {
 # Leaderboards: how many ranked games a player needs to appear by win rate.
 LEADERBOARD_MIN_GAMES = int(os.environ.get("LEADERBOARD_MIN_GAMES", "5"))
 
+# Websockets: a client sending more than LIMIT messages in PERIOD seconds is disconnected
+# (close code 4429); a game watcher further behind than CATCH_UP_LIMIT versions gets a full
+# resync; a leaderboard is pushed to a watcher at most once per PUSH_INTERVAL seconds.
+WEBSOCKET_MESSAGE_LIMIT = int(os.environ.get("WEBSOCKET_MESSAGE_LIMIT", "20"))
+WEBSOCKET_MESSAGE_PERIOD = float(os.environ.get("WEBSOCKET_MESSAGE_PERIOD", "10"))
+WEBSOCKET_CATCH_UP_LIMIT = 50
+LEADERBOARD_PUSH_INTERVAL = float(os.environ.get("LEADERBOARD_PUSH_INTERVAL", "0.25"))
+
 # A move is a few hundred bytes; anything near this limit is not a real request.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 

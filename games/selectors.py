@@ -273,6 +273,39 @@ def daily_leaderboard(
     }
 
 
+def daily_ranking(date: dt.date, variant: str) -> list[tuple[int, dict[str, Any]]]:
+    """The whole day's ranking as (player id, entry), best first: for the live boards."""
+    rows = ranked_attempts(date, variant).values(*LEADERBOARD_FIELDS)
+    return [(row["owner_id"], _entry(rank, row)) for rank, row in enumerate(rows, start=1)]
+
+
+def game_catch_up(game: Game, since: int | None, window: int) -> dict[str, Any]:
+    """What a watcher that last saw version ``since`` needs: the entries it missed and the
+    game now, or just the game (a full resync) when it is too far behind or new."""
+    body: dict[str, Any] = {"type": "sync", "game": game_representation(game)}
+    if since is not None and 0 <= since <= game.move_number and game.move_number - since <= window:
+        missed = history_since(game, since)
+        body = {"type": "catch_up", "since": since, "missed": missed, "game": body["game"]}
+    return body
+
+
+def history_since(game: Game, since: int) -> list[dict[str, Any]]:
+    return [
+        {"number": number, "move": payload, "events": events}
+        for number, payload, events in game.moves.filter(number__gt=since)
+        .order_by("number")
+        .values_list("number", "payload", "events")
+    ]
+
+
+def watchable_game(user: AbstractBaseUser, game_id: int) -> Game | None:
+    """A game whose changes this user may watch live: their own, or any game for staff."""
+    games = Game.objects.select_related("deal", "daily").filter(pk=game_id)
+    if not user.is_staff:
+        games = games.filter(owner=user)
+    return games.first()
+
+
 def alltime_leaderboard(variant: str, *, page: int = 1, size: int = 50) -> dict[str, Any]:
     """Players by ranked wins, then win rate, then best winning time (daily attempts only)."""
     minimum = settings.LEADERBOARD_MIN_GAMES

@@ -1,25 +1,9 @@
-import datetime as dt
+from django.urls import path
 
-from django.urls import path, register_converter
-
-from games import views
-
-
-class DateConverter:
-    """``2026-11-21`` in a path: a day of the daily challenges."""
-
-    regex = r"\d{4}-\d{2}-\d{2}"
-
-    def to_python(self, value: str) -> dt.date:
-        return dt.date.fromisoformat(value)  # a ValueError means the URL does not match
-
-    def to_url(self, value: dt.date) -> str:
-        return value.isoformat()
-
-
-register_converter(DateConverter, "date")
+from games import converters, views
 
 app_name = "games"
+assert converters  # registers the <date:...> converter
 
 urlpatterns = [
     path("variants/", views.VariantListView.as_view(), name="variants"),

@@ -1,0 +1,40 @@
+"""Websocket sign-in for scripts: ``Authorization: Token <key>`` or ``?token=<key>``.
+
+Browsers are signed in by their session cookie (Channels' AuthMiddlewareStack, which runs
+first); this only fills in a user when the session gave none.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.middleware import BaseMiddleware
+from rest_framework.authtoken.models import Token
+
+
+@database_sync_to_async
+def _user_for(key: str) -> Any:
+    token = Token.objects.select_related("user").filter(key=key).first()
+    return token.user if token and token.user.is_active else None
+
+
+def _token_from(scope: dict[str, Any]) -> str | None:
+    for name, value in scope.get("headers", []):
+        if name == b"authorization":
+            kind, _, key = value.decode("latin-1").partition(" ")
+            if kind.lower() == "token" and key:
+                return key.strip()
+    keys = parse_qs(scope.get("query_string", b"").decode()).get("token")
+    return keys[0] if keys else None
+
+
+class TokenAuthMiddleware(BaseMiddleware):
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        user = scope.get("user")
+        if user is None or not user.is_authenticated:
+            key = _token_from(scope)
+            if key and (found := await _user_for(key)) is not None:
+                scope = dict(scope, user=found)
+        return await super().__call__(scope, receive, send)

@@ -1,0 +1,192 @@
+"""Websockets: a game's changes for its player (and staff), a daily leaderboard for anyone.
+
+Consumers hold no game logic: they authorise, join a group, and pass on what the services
+published after their commits (``games.live``) or what the selectors read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from rest_framework.renderers import JSONRenderer
+
+from games import selectors
+from games.live import game_group, leaderboard_group
+from games.rules import VARIANTS
+
+# Close codes (4000-4999 are the application's own).
+NOT_SIGNED_IN, FORBIDDEN, NOT_FOUND, TOO_MANY_MESSAGES = 4401, 4403, 4404, 4429
+
+
+def as_json(data: Any) -> Any:
+    """Dates and times as the REST API writes them."""
+    return json.loads(JSONRenderer().render(data))
+
+
+class FloodGuard:
+    """At most ``limit`` messages from the client in any ``period`` seconds."""
+
+    def __init__(self, limit: int, period: float) -> None:
+        self.limit, self.period = limit, period
+        self.times: list[float] = []
+
+    def allows(self) -> bool:
+        now = time.monotonic()
+        self.times = [t for t in self.times if now - t < self.period]
+        self.times.append(now)
+        return len(self.times) <= self.limit
+
+
+class PatienceConsumer(AsyncJsonWebsocketConsumer):
+    """Shared: the client may only ``ping``; a client that floods is disconnected."""
+
+    group: str | None = None
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        self.flood = FloodGuard(settings.WEBSOCKET_MESSAGE_LIMIT, settings.WEBSOCKET_MESSAGE_PERIOD)
+        await super().websocket_connect(message)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if not self.flood.allows():
+            await self.send_json(
+                {
+                    "type": "error",
+                    "code": "too_many_messages",
+                    "message": "Too many messages: this connection is closed.",
+                }
+            )
+            await self.close(code=TOO_MANY_MESSAGES)
+            return
+        if isinstance(content, dict) and content.get("type") == "ping":
+            await self.send_json({"type": "pong"})
+
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        try:
+            await super().receive(text_data, bytes_data, **kwargs)
+        except (ValueError, TypeError):  # not JSON: counts as a message, answered with nothing
+            if not self.flood.allows():
+                await self.close(code=TOO_MANY_MESSAGES)
+
+    async def join(self, group: str) -> None:
+        self.group = group
+        await self.channel_layer.group_add(group, self.channel_name)
+
+    async def disconnect(self, code: int) -> None:
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    def query(self, name: str) -> str | None:
+        values = parse_qs(self.scope.get("query_string", b"").decode()).get(name)
+        return values[0] if values else None
+
+
+class GameConsumer(PatienceConsumer):
+    """``ws/games/<id>/[?since=N]``: every new version of the game, from any tab or device."""
+
+    async def connect(self) -> None:
+        user = self.scope["user"]
+        if not user.is_authenticated:
+            await self.close(code=NOT_SIGNED_IN)
+            return
+        game_id = self.scope["url_route"]["kwargs"]["game_id"]
+        game = await database_sync_to_async(selectors.watchable_game)(user, game_id)
+        if game is None:
+            await self.close(code=NOT_FOUND)
+            return
+        # Join before reading, so no version committed in between is missed.
+        await self.join(game_group(game_id))
+        await self.accept()
+        since = self.query("since")
+        since_number = int(since) if since and since.isdigit() else None
+        catch_up = await database_sync_to_async(selectors.game_catch_up)(
+            game, since_number, settings.WEBSOCKET_CATCH_UP_LIMIT
+        )
+        await self.send_json(as_json(catch_up))
+
+    async def game_update(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "update", "game": event["game"]})
+
+
+class BoardCache:
+    """One read of a leaderboard per process serves every watcher of it in that process.
+
+    A watcher may reuse a read that started after it heard of the change it wants to see.
+    """
+
+    def __init__(self) -> None:
+        self.entries: dict[tuple[str, str], tuple[float, list[tuple[int, dict[str, Any]]]]] = {}
+        self.locks: dict[tuple[str, str], asyncio.Lock] = {}
+
+    async def ranking(self, date: Any, variant: str, changed_at: float) -> list[tuple[int, dict]]:
+        key = (date.isoformat(), variant)
+        lock = self.locks.setdefault(key, asyncio.Lock())
+        async with lock:
+            cached = self.entries.get(key)
+            if cached and cached[0] >= changed_at:
+                return cached[1]
+            started = time.monotonic()
+            ranking = as_json(await database_sync_to_async(selectors.daily_ranking)(date, variant))
+            self.entries[key] = (started, ranking)
+            return ranking
+
+
+boards = BoardCache()
+
+
+class LeaderboardConsumer(PatienceConsumer):
+    """``ws/leaderboards/daily/<date>/<game>/``: the day's ranking as attempts move, for
+    anyone, at most a few updates a second."""
+
+    TOP = 20
+
+    async def connect(self) -> None:
+        kwargs = self.scope["url_route"]["kwargs"]
+        self.date, self.variant = kwargs["date"], kwargs["variant"]
+        if self.variant not in VARIANTS:
+            await self.close(code=NOT_FOUND)
+            return
+        self.user_id = getattr(self.scope.get("user"), "pk", None)
+        self.last_sent, self.changed_at = 0.0, time.monotonic()
+        self.refresh: asyncio.Task | None = None
+        await self.join(leaderboard_group(self.date, self.variant))
+        await self.accept()
+        await self.send_board()
+
+    async def leaderboard_changed(self, event: dict[str, Any]) -> None:
+        self.changed_at = time.monotonic()
+        if self.refresh is None or self.refresh.done():
+            wait = max(settings.LEADERBOARD_PUSH_INTERVAL - (self.changed_at - self.last_sent), 0)
+            self.refresh = asyncio.create_task(self.send_board_after(wait))
+
+    async def send_board_after(self, wait: float) -> None:
+        await asyncio.sleep(wait)
+        await self.send_board()
+
+    async def send_board(self) -> None:
+        self.last_sent = time.monotonic()
+        ranking = await boards.ranking(self.date, self.variant, self.changed_at)
+        mine = next((entry for owner, entry in ranking if owner == self.user_id), None)
+        await self.send_json(
+            {
+                "type": "leaderboard",
+                "date": self.date.isoformat(),
+                "variant": self.variant,
+                "count": len(ranking),
+                "results": [entry for _, entry in ranking[: self.TOP]],
+                "me": mine,
+            }
+        )
+
+    async def disconnect(self, code: int) -> None:
+        if getattr(self, "refresh", None) and not self.refresh.done():
+            self.refresh.cancel()
+        await super().disconnect(code)
