@@ -1,0 +1,259 @@
+"""The websockets, through the whole ASGI stack (origin check, session or token sign-in).
+
+In CI the channel layer is Redis (REDIS_URL), so these run against it; locally, in memory.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+from rest_framework.authtoken.models import Token
+
+from config.asgi import application
+from games import daily, services
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ORIGIN = (b"origin", b"http://testserver")
+
+
+def session_headers(user) -> list[tuple[bytes, bytes]]:
+    client = Client()
+    client.force_login(user)
+    return [ORIGIN, (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())]
+
+
+async def connect(
+    path: str, headers: list[tuple[bytes, bytes]]
+) -> tuple[WebsocketCommunicator, Any]:
+    communicator = WebsocketCommunicator(application, path, headers=headers)
+    connected, code = await communicator.connect(timeout=5)
+    return communicator, (code if not connected else None)
+
+
+@pytest.fixture
+def player(django_user_model):
+    return django_user_model.objects.create_user("watcher", password="x")
+
+
+@pytest.fixture
+def castle(player):
+    return services.create_game(user=player, variant_slug="selective-castle", seed=21)
+
+
+def move_of(outcome, index: int = 0) -> dict:
+    return outcome.variant.legal_moves(outcome.state)[index].to_json()
+
+
+play = database_sync_to_async(services.play_move)
+
+
+def test_the_player_gets_the_game_then_every_new_version(player, castle):
+    headers = session_headers(player)
+
+    @async_to_sync
+    async def scenario():
+        ws, refused = await connect(f"/ws/games/{castle.game.pk}/", headers)
+        assert refused is None
+        sync = await ws.receive_json_from(timeout=5)
+        assert sync["type"] == "sync" and sync["game"]["move_number"] == 0
+        assert sync["game"]["legal_moves"]
+        await play(user=player, game_id=castle.game.pk, move=move_of(castle))
+        update = await ws.receive_json_from(timeout=5)
+        assert update["type"] == "update"
+        assert update["game"]["move_number"] == 1
+        assert "events" in update["game"] and update["game"]["state"]["move_number"] == 1
+        await ws.disconnect()
+
+    scenario()
+
+
+def test_a_client_that_missed_versions_gets_them_on_reconnect(player, castle):
+    outcome = castle
+    for _ in range(3):
+        outcome = services.play_move(user=player, game_id=castle.game.pk, move=move_of(outcome))
+
+    headers = session_headers(player)
+
+    @async_to_sync
+    async def scenario():
+        ws, _ = await connect(f"/ws/games/{castle.game.pk}/?since=1", headers)
+        catch_up = await ws.receive_json_from(timeout=5)
+        assert catch_up["type"] == "catch_up" and catch_up["since"] == 1
+        assert [entry["number"] for entry in catch_up["missed"]] == [2, 3]
+        assert catch_up["game"]["move_number"] == 3
+        await ws.disconnect()
+
+    scenario()
+
+
+def test_a_client_too_far_behind_gets_a_full_resync(player, castle, settings):
+    settings.WEBSOCKET_CATCH_UP_LIMIT = 1
+    outcome = castle
+    for _ in range(3):
+        outcome = services.play_move(user=player, game_id=castle.game.pk, move=move_of(outcome))
+    headers = session_headers(player)
+
+    @async_to_sync
+    async def scenario():
+        ws, _ = await connect(f"/ws/games/{castle.game.pk}/?since=0", headers)
+        message = await ws.receive_json_from(timeout=5)
+        assert message["type"] == "sync" and message["game"]["move_number"] == 3
+        await ws.disconnect()
+
+    scenario()
+
+
+def test_no_hidden_card_reaches_the_game_socket(player):
+    outcome = services.create_game(user=player, variant_slug="grounds-for-divorce")
+    headers = session_headers(player)
+
+    @async_to_sync
+    async def scenario():
+        ws, _ = await connect(f"/ws/games/{outcome.game.pk}/", headers)
+        sync = await ws.receive_json_from(timeout=5)
+        assert sync["game"]["seed"] is None
+        assert set(sync["game"]["state"]["piles"]["stock"]["cards"]) == {None}
+        assert sync["game"]["state"]["piles"]["tableau:0"]["cards"][:4] == [None] * 4
+        await ws.disconnect()
+
+    scenario()
+
+
+def test_only_the_owner_and_staff_may_watch_a_game(django_user_model, player, castle):
+    stranger = django_user_model.objects.create_user("stranger", password="x")
+    staff = django_user_model.objects.create_user("referee", password="x", is_staff=True)
+    stranger_headers, staff_headers = session_headers(stranger), session_headers(staff)
+
+    @async_to_sync
+    async def scenario():
+        path = f"/ws/games/{castle.game.pk}/"
+        _, refused = await connect(path, stranger_headers)
+        assert refused == 4404
+        _, refused = await connect(path, [ORIGIN])
+        assert refused == 4401
+        ws, refused = await connect(path, staff_headers)
+        assert refused is None
+        assert (await ws.receive_json_from(timeout=5))["type"] == "sync"
+        await ws.disconnect()
+
+    scenario()
+
+
+def test_scripts_sign_in_with_a_token_header_or_query(player, castle):
+    key = Token.objects.create(user=player).key
+
+    @async_to_sync
+    async def scenario():
+        path = f"/ws/games/{castle.game.pk}/"
+        ws, refused = await connect(path, [ORIGIN, (b"authorization", f"Token {key}".encode())])
+        assert refused is None
+        await ws.disconnect()
+        ws, refused = await connect(f"{path}?token={key}", [ORIGIN])
+        assert refused is None
+        await ws.disconnect()
+        _, refused = await connect(f"{path}?token=wrong", [ORIGIN])
+        assert refused == 4401
+
+    scenario()
+
+
+def test_a_connection_from_another_site_is_refused(player, castle):
+    headers = [(b"origin", b"https://evil.example"), *session_headers(player)[1:]]
+
+    @async_to_sync
+    async def scenario():
+        _, refused = await connect(f"/ws/games/{castle.game.pk}/", headers)
+        assert refused is not None
+
+    scenario()
+
+
+def test_a_client_that_floods_is_disconnected_with_a_clear_code(player, castle, settings):
+    settings.WEBSOCKET_MESSAGE_LIMIT = 5
+    headers = session_headers(player)
+
+    @async_to_sync
+    async def scenario():
+        ws, _ = await connect(f"/ws/games/{castle.game.pk}/", headers)
+        await ws.receive_json_from(timeout=5)
+        await ws.send_json_to({"type": "ping"})
+        assert await ws.receive_json_from(timeout=5) == {"type": "pong"}
+        for _ in range(10):
+            await ws.send_json_to({"type": "ping"})
+        messages = []
+        while True:
+            output = await ws.receive_output(timeout=5)
+            if output["type"] == "websocket.close":
+                assert output["code"] == 4429
+                break
+            messages.append(output)
+        assert any("too_many_messages" in m.get("text", "") for m in messages)
+
+    scenario()
+
+
+# -- the daily leaderboard -------------------------------------------------------------------
+
+
+def test_anyone_watches_a_leaderboard_that_updates_as_attempts_move(player):
+    today = daily.today()
+
+    @async_to_sync
+    async def scenario():
+        path = f"/ws/leaderboards/daily/{today.isoformat()}/selective-castle/"
+        ws, refused = await connect(path, [ORIGIN])
+        assert refused is None
+        first = await ws.receive_json_from(timeout=5)
+        assert first == {
+            "type": "leaderboard", "date": today.isoformat(), "variant": "selective-castle",
+            "count": 0, "results": [], "me": None,
+        }  # fmt: skip
+        attempt = await database_sync_to_async(services.start_daily_attempt)(
+            user=player, date=today, variant_slug="selective-castle"
+        )
+        board = await ws.receive_json_from(timeout=5)
+        assert board["count"] == 1 and board["results"][0]["user"] == "watcher"
+        await play(user=player, game_id=attempt.game.pk, move=move_of(attempt))
+        board = await ws.receive_json_from(timeout=5)
+        assert board["results"][0]["moves"] == 1
+        await ws.disconnect()
+
+    scenario()
+
+
+def test_leaderboard_pushes_are_throttled_and_carry_the_watchers_own_entry(player, settings):
+    settings.LEADERBOARD_PUSH_INTERVAL = 0.5
+    today = daily.today()
+    attempt = services.start_daily_attempt(user=player, date=today, variant_slug="gold-mine")
+    headers = session_headers(player)
+
+    @async_to_sync
+    async def scenario():
+        path = f"/ws/leaderboards/daily/{today.isoformat()}/gold-mine/"
+        ws, _ = await connect(path, headers)
+        assert (await ws.receive_json_from(timeout=5))["me"]["user"] == "watcher"
+        for _ in range(6):  # six changes in quick succession
+            await play(user=player, game_id=attempt.game.pk, move={"type": "deal"})
+        pushes = []
+        while not await ws.receive_nothing(timeout=1.5):
+            pushes.append(await ws.receive_json_from(timeout=5))
+        assert 1 <= len(pushes) <= 3, "changes within the interval are sent together"
+        assert pushes[-1]["me"]["moves"] == 6
+        await ws.disconnect()
+
+    scenario()
+
+
+def test_an_unknown_leaderboard_is_refused():
+    @async_to_sync
+    async def scenario():
+        _, refused = await connect("/ws/leaderboards/daily/2026-01-01/poker/", [ORIGIN])
+        assert refused == 4404
+
+    scenario()
