@@ -1,0 +1,60 @@
+"""Staff set a future day's challenge seed in the admin; a started day cannot change."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from games import daily, services
+from games.models import DailyChallenge
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff_client(client, django_user_model):
+    admin = django_user_model.objects.create_superuser("boss", "boss@example.org", "pw")
+    client.force_login(admin)
+    return client
+
+
+def test_staff_set_a_future_days_seed_and_that_day_deals_it(staff_client, monkeypatch):
+    tomorrow = daily.today() + dt.timedelta(days=1)
+    response = staff_client.post(
+        "/admin/games/dailychallenge/add/",
+        {"date": tomorrow.isoformat(), "variant": "gold-mine", "seed": "1234"},
+    )
+    assert response.status_code == 302, response.content[:2000]
+    challenge = DailyChallenge.objects.get(date=tomorrow, variant="gold-mine")
+    assert (challenge.deal.seed, challenge.seed_set_by_staff) == (1234, True)
+
+    monkeypatch.setattr(daily, "today", lambda: tomorrow)
+    user = staff_client.get("/admin/").wsgi_request.user
+    attempt = services.start_daily_attempt(user=user, date=tomorrow, variant_slug="gold-mine")
+    assert attempt.game.deal.seed == 1234
+
+
+def test_a_day_that_has_started_cannot_be_set_or_changed(staff_client):
+    today = daily.today()
+    response = staff_client.post(
+        "/admin/games/dailychallenge/add/",
+        {"date": today.isoformat(), "variant": "gold-mine", "seed": "1"},
+    )
+    assert response.status_code == 200
+    assert b"Only a future day" in response.content
+    challenge = services.daily_challenge(today, "gold-mine")
+    response = staff_client.post(
+        f"/admin/games/dailychallenge/{challenge.pk}/change/",
+        {"date": today.isoformat(), "variant": "gold-mine", "seed": "1"},
+    )
+    assert response.status_code == 403
+    challenge.refresh_from_db()
+    assert challenge.deal.seed == daily.daily_seed(today, "gold-mine")
+
+
+def test_players_do_not_reach_the_admin(client, django_user_model):
+    player = django_user_model.objects.create_user("player", password="pw")
+    client.force_login(player)
+    response = client.get("/admin/games/dailychallenge/")
+    assert response.status_code == 302 and "/admin/login/" in response["Location"]
