@@ -1,0 +1,76 @@
+"""Real server processes for end-to-end tests: uvicorn serving config.asgi on a free port."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def database_url(settings_dict: dict) -> str:
+    """The URL of the database Django is using now (in tests: the test database)."""
+    user = settings_dict.get("USER") or "postgres"
+    host = settings_dict.get("HOST") or "127.0.0.1"
+    port = settings_dict.get("PORT") or 5432
+    return f"postgres://{user}@{host}:{port}/{settings_dict['NAME']}"
+
+
+@contextmanager
+def servers(count: int, env: dict[str, str]) -> Iterator[list[str]]:
+    """Start ``count`` server processes; yields their base URLs; always stops them."""
+    processes, urls = [], []
+    try:
+        for _ in range(count):
+            port = free_port()
+            command = [
+                sys.executable, "-m", "uvicorn", "config.asgi:application",
+                "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
+            ]  # fmt: skip
+            processes.append(
+                subprocess.Popen(
+                    command, cwd=ROOT, env={**os.environ, **env}, start_new_session=True
+                )
+            )
+            urls.append(f"http://127.0.0.1:{port}")
+        for url, process in zip(urls, processes, strict=True):
+            wait_until_up(url, process)
+        yield urls
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+        for process in processes:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=10)
+
+
+def wait_until_up(url: str, process: subprocess.Popen, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server for {url} exited with {process.returncode}")
+        try:
+            if httpx.get(f"{url}/api/health/", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    raise RuntimeError(f"the server at {url} did not answer within {timeout} s")
