@@ -101,9 +101,17 @@ ASGI_APPLICATION = "config.asgi.application"
 # Set (e.g. postgres://user@host:5432/name): dj-database-url picks the psycopg 3 backend.
 _database_url = os.environ.get("DATABASE_URL")
 if _database_url:
-    DATABASES = {
-        "default": dj_database_url.parse(_database_url, conn_max_age=60, conn_health_checks=True)
-    }
+    DATABASES = {"default": dj_database_url.parse(_database_url)}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # Under ASGI each request runs in a new thread, so per-thread persistent connections
+        # are never reused and pile up; a pool shared by the threads of a process is.
+        DATABASES["default"]["OPTIONS"] = {
+            "pool": {
+                "min_size": int(os.environ.get("DATABASE_POOL_MIN", "2")),
+                "max_size": int(os.environ.get("DATABASE_POOL_MAX", "20")),
+                "timeout": 10,
+            }
+        }
 else:
     DATABASES = {
         "default": {

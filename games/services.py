@@ -218,14 +218,14 @@ def resign_game(
 
 def _lock_game(user: AbstractBaseUser, game_id: int, expected_move_number: int | None) -> Game:
     """The player's game, locked until the transaction ends; 404 for anyone else's."""
-    game = (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("deal", "daily")
-        .filter(pk=game_id, owner=user)
-        .first()
-    )
-    if game is None:
-        raise ApiError("not_found", "There is no such game.", 404)
+    try:
+        game = (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("deal", "daily")
+            .get(pk=game_id, owner=user)
+        )
+    except Game.DoesNotExist:
+        raise ApiError("not_found", "There is no such game.", 404) from None
     if expected_move_number is not None and expected_move_number != game.move_number:
         raise ApiError(
             "stale_move_number",
