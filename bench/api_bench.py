@@ -1,0 +1,787 @@
+"""API throughput and latency against a real server: the trivial endpoint vs move submission.
+
+    .venv/bin/python -m bench.api_bench [--quick] [--workers N] [--duration S] [--no-redis]
+                                        [--clients 1,10,50] [--think-ms MS]
+
+Method
+------
+1. Database. A dedicated PostgreSQL database, ``patience_bench`` on 127.0.0.1:5432, is created
+   if missing (psycopg), migrated and flushed with ``manage.py`` (``DATABASE_URL`` pointing at
+   it), then one user and one API token per simulated player are made by ``manage.py shell`` in
+   a subprocess. This process never imports Django: it only speaks HTTP to the server.
+2. Server. ``uvicorn config.asgi:application`` in its own process group, on a free port of
+   127.0.0.1, ``--workers N`` (default 2), DEBUG=0, a random SECRET_KEY, ALLOWED_HOSTS=127.0.0.1,
+   and ``REDIS_URL=redis://127.0.0.1:6379/0`` (the channel layer, so every move's live update
+   goes to Redis as in production; ``--no-redis`` unsets it). The benchmark waits for
+   ``GET /api/health/`` to answer, and always stops the whole process group at the end.
+3. Load. For 1, 10 and 50 concurrent clients (asyncio, one ``httpx.AsyncClient`` per simulated
+   player, each with its own keep-alive connection, token and games), two closed-loop phases,
+   each a warm-up then a fixed measured window (default 10 s, ``--quick`` 3 s):
+
+   - health: ``GET /api/health/`` as fast as each client can (no database, no auth);
+   - moves: each client starts a game (``POST /api/games/``, the five games in turn), then
+     posts a random legal move from the previous response's ``legal_moves`` with that response's
+     ``move_number`` as ``expected_move_number``; a finished game, or one with no legal move,
+     is replaced by a new game. Game creations are not counted as moves.
+
+   A request counts in a window when its response arrives inside it. Only 201 answers are
+   successful moves; every non-2xx answer (and any transport error), in a warm-up or a window,
+   is counted and reported separately. Latency is client-side: from sending the request to
+   having read the whole response. Percentiles are nearest-rank.
+4. Report. Throughput (req/s, moves/s), p50/p99 latency, moves/health throughput ratio per
+   concurrency level; per window, the CPU used (server process group, this client, the whole
+   machine, from /proc) and the bench database's new connections and transactions per request
+   (from ``pg_stat_database``); and whether the targets are met: move submission >= 40% of the
+   trivial endpoint's throughput (at every level) and move p99 < 50 ms at 50 clients. The exit
+   status is 0 whether or not they are met (1 only if the benchmark itself fails).
+
+The client runs on the same machine as the server, PostgreSQL and Redis: its own CPU use is
+printed so that a client-bound figure can be recognised as such. ``--think-ms`` makes each client
+pause between requests (players are not robots); the targets are defined without a pause.
+``DJANGO_SETTINGS_MODULE``, when set in the environment, is passed on to the server (e.g. a
+module that imports ``config.settings`` and changes one setting, to try an optimisation).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+from psycopg import sql
+
+ROOT = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"
+DB_NAME = "patience_bench"
+PG_ADMIN_URL = f"postgresql://postgres@{HOST}:5432/postgres"
+DATABASE_URL = f"postgres://postgres@{HOST}:5432/{DB_NAME}"
+DEFAULT_REDIS_URL = f"redis://{HOST}:6379/0"
+# The engine's slugs, in its order (bench/rules_bench.py reads them from games.rules; this file
+# stays free of project imports so it cannot pick up a different database than the server).
+VARIANT_SLUGS = (
+    "grounds-for-divorce",
+    "gold-mine",
+    "selective-castle",
+    "grandfathers-clock",
+    "blondes-and-brunettes",
+)
+CONCURRENCY_LEVELS = (1, 10, 50)
+TARGET_RATIO = 0.40
+TARGET_P99_MS = 50.0
+TARGET_P99_CLIENTS = 50
+REQUEST_TIMEOUT_S = 30.0
+SERVER_START_TIMEOUT_S = 60.0
+SERVER_STOP_TIMEOUT_S = 10.0
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+# -- configuration ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Config:
+    workers: int
+    duration: float
+    warmup: float
+    levels: tuple[int, ...]
+    redis_url: str | None
+    seed: int
+    think: float
+
+
+def parse_args(argv: list[str] | None = None) -> Config:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="3 s windows, 1 s warm-ups")
+    parser.add_argument("--workers", type=int, default=2, help="uvicorn worker processes")
+    parser.add_argument("--duration", type=float, help="seconds measured per phase")
+    parser.add_argument("--warmup", type=float, help="seconds of warm-up before each window")
+    parser.add_argument(
+        "--clients",
+        type=lambda text: tuple(int(n) for n in text.split(",")),
+        default=CONCURRENCY_LEVELS,
+        help="comma-separated concurrency levels (default 1,10,50)",
+    )
+    parser.add_argument("--no-redis", action="store_true", help="unset REDIS_URL for the server")
+    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
+    parser.add_argument("--seed", type=int, default=1, help="seed of the players' move choices")
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=0.0,
+        help="mean pause of each client between requests (default 0: back to back, as the "
+        "targets are defined; with a pause, throughputs are set by the pacing)",
+    )
+    args = parser.parse_args(argv)
+    duration = args.duration if args.duration is not None else (3.0 if args.quick else 10.0)
+    warmup = args.warmup if args.warmup is not None else (1.0 if args.quick else 2.0)
+    if args.workers < 1 or duration <= 0 or warmup < 0 or min(args.clients) < 1:
+        parser.error("--workers, --duration and --clients must be positive")
+    if args.think_ms < 0:
+        parser.error("--think-ms cannot be negative")
+    return Config(
+        workers=args.workers,
+        duration=duration,
+        warmup=warmup,
+        levels=args.clients,
+        redis_url=None if args.no_redis else args.redis_url,
+        seed=args.seed,
+        think=args.think_ms / 1000,
+    )
+
+
+def server_env(config: Config) -> dict[str, str]:
+    """The environment of every project process: the bench database, production-like settings."""
+    env = dict(os.environ)
+    env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    env.update(
+        DATABASE_URL=DATABASE_URL,
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS=HOST,
+        PYTHONUNBUFFERED="1",
+    )
+    if config.redis_url:
+        env["REDIS_URL"] = config.redis_url
+    else:
+        env.pop("REDIS_URL", None)
+    return env
+
+
+# -- database and players --------------------------------------------------------------------
+
+
+def ensure_database() -> None:
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DB_NAME]).fetchone()
+        if not exists:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(DB_NAME)))
+
+
+def manage(env: dict[str, str], *args: str, timeout: float = 300.0) -> str:
+    """Run ``manage.py`` with ``env``; its stdout, or exit with its output on failure."""
+    command = [sys.executable, "manage.py", *args]
+    done = subprocess.run(
+        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
+    if done.returncode != 0:
+        sys.exit(f"manage.py {args[0]} failed ({done.returncode}):\n{done.stdout}{done.stderr}")
+    return done.stdout
+
+
+CREATE_PLAYERS = """
+import json
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+keys = []
+for i in range({count}):
+    user = get_user_model().objects.create_user(username=f"bench-{{i:03d}}")
+    keys.append(Token.objects.create(user=user).key)
+print("TOKENS " + json.dumps(keys))
+"""
+
+
+def create_players(env: dict[str, str], count: int) -> list[str]:
+    """``count`` users (unusable passwords: nothing to hash) and their API tokens."""
+    out = manage(env, "shell", "-c", CREATE_PLAYERS.format(count=count))
+    line = next(line for line in out.splitlines() if line.startswith("TOKENS "))
+    return json.loads(line.removeprefix("TOKENS "))
+
+
+def prepare_database(env: dict[str, str], players: int) -> list[str]:
+    ensure_database()
+    manage(env, "migrate", "--no-input")
+    manage(env, "flush", "--no-input")
+    return create_players(env, players)
+
+
+# -- the server ------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+def tail(path: Path, lines: int = 30) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return ""
+
+
+def wait_until_healthy(base_url: str, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+    with httpx.Client(base_url=base_url, trust_env=False, timeout=2.0) as client:
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise RuntimeError(f"the server exited ({process.returncode}):\n{tail(log)}")
+            with contextlib.suppress(httpx.HTTPError):
+                if client.get("/api/health/").status_code == 200:
+                    return
+            time.sleep(0.2)
+    raise RuntimeError(f"the server did not answer within {SERVER_START_TIMEOUT_S:.0f} s")
+
+
+def group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def stop_process_group(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM the server's whole group, SIGKILL whatever is left after a grace period."""
+    pgid = process.pid  # start_new_session=True: the server leads its own group
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pgid, signal.SIGTERM)
+    deadline = time.monotonic() + SERVER_STOP_TIMEOUT_S
+    while time.monotonic() < deadline and (process.poll() is None or group_alive(pgid)):
+        time.sleep(0.1)
+    if process.poll() is None or group_alive(pgid):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pgid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=5)
+
+
+@dataclass
+class Server:
+    base_url: str
+    pgid: int
+    log: Path
+
+
+@contextlib.contextmanager
+def running_server(config: Config, env: dict[str, str]) -> Iterator[Server]:
+    port = free_port()
+    command = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", HOST]
+    command += ["--port", str(port), "--workers", str(config.workers)]
+    command += ["--no-access-log", "--log-level", "warning"]
+    log = Path(tempfile.mkstemp(prefix="api_bench_server_", suffix=".log")[1])
+    with log.open("wb") as log_file:
+        process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=env,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,  # its own process group, stopped as a whole
+        )
+    try:
+        server = Server(f"http://{HOST}:{port}", process.pid, log)
+        wait_until_healthy(server.base_url, process, log)
+        yield server
+    finally:
+        stop_process_group(process)
+
+
+# -- resources: CPU from /proc (no psutil), connections from PostgreSQL's statistics ---------
+
+
+def process_ticks() -> dict[int, tuple[int, int]]:
+    """pid -> (process group, user + system clock ticks), for every process we may read."""
+    ticks = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks[int(entry.name)] = (int(fields[2]), int(fields[11]) + int(fields[12]))
+    return ticks
+
+
+def machine_busy_ticks() -> tuple[int, int]:
+    """(busy, total) clock ticks of all CPUs since boot, from /proc/stat."""
+    with open("/proc/stat") as stat:
+        values = [int(v) for v in stat.readline().split()[1:]]
+    idle = values[3] + values[4]  # idle + iowait
+    return sum(values) - idle, sum(values)
+
+
+PG_COUNTERS = (
+    "SELECT sessions, xact_commit + xact_rollback FROM pg_stat_database WHERE datname = %s"
+)
+
+
+def pg_counters(conn: psycopg.Connection[Any] | None) -> tuple[int, int] | None:
+    """(sessions opened, transactions) of the bench database so far, or None if unreadable.
+
+    PostgreSQL publishes these about once a second, so a window's figures are approximate.
+    """
+    if conn is None:
+        return None
+    try:
+        row = conn.execute(PG_COUNTERS, [DB_NAME]).fetchone()
+    except psycopg.Error:
+        return None
+    return (int(row[0]), int(row[1])) if row else None
+
+
+@dataclass
+class Snapshot:
+    pg: tuple[int, int] | None
+    at: float = field(default_factory=time.perf_counter)
+    processes: dict[int, tuple[int, int]] = field(default_factory=process_ticks)
+    machine: tuple[int, int] = field(default_factory=machine_busy_ticks)
+    client: float = field(default_factory=time.process_time)
+
+
+@dataclass(frozen=True)
+class Resources:
+    """Over a window: cores used on average (2.0 = two cores busy), PostgreSQL activity."""
+
+    server: float
+    client: float
+    machine: float
+    pg_sessions: int | None
+    pg_transactions: int | None
+
+
+def resources_between(start: Snapshot, end: Snapshot, server_pgid: int) -> Resources:
+    wall = end.at - start.at
+    server_ticks = sum(
+        ticks - start.processes.get(pid, (pgid, 0))[1]
+        for pid, (pgid, ticks) in end.processes.items()
+        if pgid == server_pgid
+    )
+    busy = end.machine[0] - start.machine[0]
+    total = end.machine[1] - start.machine[1]
+    pg = (end.pg[0] - start.pg[0], end.pg[1] - start.pg[1]) if start.pg and end.pg else None
+    return Resources(
+        server=server_ticks / CLK_TCK / wall,
+        client=(end.client - start.client) / wall,
+        machine=(busy / total if total else 0.0) * (os.cpu_count() or 1),
+        pg_sessions=pg[0] if pg else None,
+        pg_transactions=pg[1] if pg else None,
+    )
+
+
+# -- load generation -------------------------------------------------------------------------
+
+
+@dataclass
+class Recorder:
+    """Latencies of successes answered inside the window, and every failure of the phase."""
+
+    recording: bool = False
+    latencies: list[float] = field(default_factory=list)
+    failures: Counter[str] = field(default_factory=Counter)
+
+    def success(self, seconds: float) -> None:
+        if self.recording:
+            self.latencies.append(seconds)
+
+    def failure(self, what: str, response: httpx.Response | None, error: str = "") -> None:
+        if response is not None:
+            error = f"{response.status_code} {error_code(response)}"
+        self.failures[f"{what}: {error}"] += 1
+
+
+def error_code(response: httpx.Response) -> str:
+    try:
+        return str(response.json()["error"]["code"])
+    except (ValueError, KeyError, TypeError):
+        return response.text[:60].replace("\n", " ")
+
+
+async def timed(request: Awaitable[httpx.Response]) -> tuple[httpx.Response, float]:
+    start = time.perf_counter()
+    response = await request
+    return response, time.perf_counter() - start
+
+
+ClientLoop = Callable[[httpx.AsyncClient, Recorder, asyncio.Event, int], Awaitable[None]]
+
+
+async def think(rng: random.Random, mean: float) -> None:
+    """A player's pause between requests: ``mean`` seconds give or take half (0: none)."""
+    if mean > 0:
+        await asyncio.sleep(rng.uniform(0.5 * mean, 1.5 * mean))
+
+
+def health_client(think_time: float) -> ClientLoop:
+    async def loop(
+        client: httpx.AsyncClient, recorder: Recorder, stop: asyncio.Event, index: int
+    ) -> None:
+        rng = random.Random(index)
+        while not stop.is_set():
+            try:
+                response, seconds = await timed(client.get("/api/health/"))
+            except httpx.HTTPError as exc:
+                recorder.failure("health", None, type(exc).__name__)
+                await asyncio.sleep(0.05)
+                continue
+            if response.status_code == 200:
+                recorder.success(seconds)
+            else:
+                recorder.failure("health", response)
+            await think(rng, think_time)
+
+    return loop
+
+
+class Player:
+    """One simulated player: plays random legal moves, one game after another."""
+
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        recorder: Recorder,
+        index: int,
+        seed: int,
+        think_time: float = 0.0,
+    ):
+        self.client = client
+        self.think_time = think_time
+        self.recorder = recorder
+        self.index = index
+        self.rng = random.Random(seed * 1000 + index)
+        self.games_started = 0
+        self.game: dict[str, Any] | None = None
+
+    def needs_new_game(self) -> bool:
+        game = self.game
+        return game is None or game["status"] != "playing" or not game["legal_moves"]
+
+    async def new_game(self) -> None:
+        variant = VARIANT_SLUGS[(self.index + self.games_started) % len(VARIANT_SLUGS)]
+        self.games_started += 1
+        response = await self.client.post("/api/games/", json={"variant": variant})
+        if response.status_code == 201:
+            self.game = response.json()
+        else:
+            self.recorder.failure("create", response)
+            self.game = None
+            await asyncio.sleep(0.05)
+
+    async def move(self) -> None:
+        assert self.game is not None
+        payload = {
+            "move": self.rng.choice(self.game["legal_moves"]),
+            "expected_move_number": self.game["move_number"],
+        }
+        url = f"/api/games/{self.game['id']}/moves/"
+        response, seconds = await timed(self.client.post(url, json=payload))
+        if response.status_code == 201:
+            self.recorder.success(seconds)
+            self.game = response.json()
+        else:
+            self.recorder.failure("move", response)
+            self.game = None
+
+    async def play(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            try:
+                if self.needs_new_game():
+                    await self.new_game()
+                else:
+                    await self.move()
+                    await think(self.rng, self.think_time)
+            except httpx.HTTPError as exc:
+                self.recorder.failure("move/create", None, type(exc).__name__)
+                self.game = None
+                await asyncio.sleep(0.05)
+
+
+def move_client(seed: int, think_time: float) -> ClientLoop:
+    """The loop of a player whose move choices follow ``seed`` and its own index."""
+
+    async def loop(
+        client: httpx.AsyncClient, recorder: Recorder, stop: asyncio.Event, index: int
+    ) -> None:
+        await Player(client, recorder, index, seed, think_time).play(stop)
+
+    return loop
+
+
+@dataclass(frozen=True)
+class PhaseResult:
+    kind: str
+    clients: int
+    seconds: float
+    latencies: list[float]
+    failures: Counter[str]
+    resources: Resources
+
+    @property
+    def throughput(self) -> float:
+        return len(self.latencies) / self.seconds
+
+    def percentile_ms(self, q: float) -> float:
+        """Nearest-rank percentile, in milliseconds (NaN without any sample)."""
+        if not self.latencies:
+            return float("nan")
+        ordered = sorted(self.latencies)
+        rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
+        return ordered[rank - 1] * 1000
+
+
+async def run_phase(
+    kind: str,
+    loop: ClientLoop,
+    server: Server,
+    tokens: list[str | None],
+    config: Config,
+    pg: psycopg.Connection[Any] | None,
+) -> PhaseResult:
+    """``len(tokens)`` clients run ``loop`` through a warm-up, then one measured window."""
+    recorder, stop = Recorder(), asyncio.Event()
+    limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+    clients = [
+        httpx.AsyncClient(
+            base_url=server.base_url,
+            headers={"Authorization": f"Token {token}"} if token else {},
+            timeout=REQUEST_TIMEOUT_S,
+            limits=limits,
+            trust_env=False,  # no proxy: traffic goes to 127.0.0.1 only
+        )
+        for token in tokens
+    ]
+    try:
+        tasks = [
+            asyncio.create_task(loop(client, recorder, stop, index))
+            for index, client in enumerate(clients)
+        ]
+        await asyncio.sleep(config.warmup)
+        recorder.recording, start = True, Snapshot(pg_counters(pg))
+        await asyncio.sleep(config.duration)
+        recorder.recording, end = False, Snapshot(pg_counters(pg))
+        stop.set()
+        done, pending = await asyncio.wait(tasks, timeout=REQUEST_TIMEOUT_S + 5)
+        for task in pending:
+            task.cancel()
+        for task in done:
+            if task.exception() is not None:
+                recorder.failure(kind, None, f"client crashed: {task.exception()!r}")
+    finally:
+        await asyncio.gather(*(client.aclose() for client in clients))
+    return PhaseResult(
+        kind=kind,
+        clients=len(tokens),
+        seconds=end.at - start.at,
+        latencies=recorder.latencies,
+        failures=recorder.failures,
+        resources=resources_between(start, end, server.pgid),
+    )
+
+
+def stats_connection() -> psycopg.Connection[Any] | None:
+    try:
+        return psycopg.connect(PG_ADMIN_URL, autocommit=True)
+    except psycopg.Error:
+        return None
+
+
+async def run_levels(server: Server, tokens: list[str], config: Config) -> list[PhaseResult]:
+    """Both phases at each concurrency level, the trivial endpoint first."""
+    results = []
+    moves = move_client(config.seed, config.think)
+    health_loop = health_client(config.think)
+    pg = stats_connection()
+    try:
+        for n in config.levels:
+            health = await run_phase("health", health_loop, server, [None] * n, config, pg)
+            print(f"  {n:>3} clients  health {health.throughput:8.1f} req/s", flush=True)
+            played = await run_phase("moves", moves, server, list(tokens[:n]), config, pg)
+            print(f"  {n:>3} clients  moves  {played.throughput:8.1f} moves/s", flush=True)
+            results += [health, played]
+    finally:
+        if pg is not None:
+            pg.close()
+    return results
+
+
+# -- report ----------------------------------------------------------------------------------
+
+
+def pairs(results: list[PhaseResult]) -> list[tuple[PhaseResult, PhaseResult]]:
+    health = {r.clients: r for r in results if r.kind == "health"}
+    moves = {r.clients: r for r in results if r.kind == "moves"}
+    return [(health[n], moves[n]) for n in sorted(health) if n in moves]
+
+
+def print_config(config: Config, env: dict[str, str], load: tuple[float, ...]) -> None:
+    print("Server")
+    print(f"  uvicorn config.asgi:application --workers {config.workers} (uvloop, httptools)")
+    print(f"  DEBUG=0, ALLOWED_HOSTS=127.0.0.1, settings: {env['DJANGO_SETTINGS_MODULE']}")
+    print(f"  DB:    {DATABASE_URL}")
+    redis = config.redis_url or "off (in-memory channel layer, local-memory cache)"
+    print(f"  Redis: {redis}")
+    shown = ", ".join(f"{v:.2f}" for v in load)
+    print(f"  machine: {os.cpu_count()} cores, load average before the run {shown}")
+    print(
+        f"  windows: {config.warmup:g} s warm-up + {config.duration:g} s measured, per phase; "
+        f"clients {', '.join(map(str, config.levels))}"
+    )
+    if config.think:
+        print(f"  clients pause {config.think * 1000:g} ms (+/- 50%) between requests")
+
+
+def print_table(results: list[PhaseResult]) -> None:
+    header = (
+        f"{'clients':>7} | {'health req/s':>12} {'p50 ms':>7} {'p99 ms':>7} | "
+        f"{'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} | {'moves/health':>12} | {'non-2xx':>7}"
+    )
+    print(header)
+    print("-" * len(header))
+    for health, moves in pairs(results):
+        failures = sum(health.failures.values()) + sum(moves.failures.values())
+        print(
+            f"{health.clients:>7} | {health.throughput:>12.1f} {health.percentile_ms(50):>7.2f} "
+            f"{health.percentile_ms(99):>7.2f} | {moves.throughput:>8.1f} "
+            f"{moves.percentile_ms(50):>7.2f} {moves.percentile_ms(99):>7.2f} | "
+            f"{ratio(health, moves):>12.1%} | {failures:>7}"
+        )
+    print(
+        "  p50/p99: client-side latency of the requests answered in the window; non-2xx: "
+        "both phases,\n  warm-ups and game creations included."
+    )
+
+
+def per_request(value: float | None, result: PhaseResult) -> str:
+    requests = len(result.latencies)
+    return "n/a" if value is None or not requests else f"{value / requests:.2f}"
+
+
+def print_resources(results: list[PhaseResult]) -> None:
+    header = (
+        f"{'clients':>7} {'phase':>7} | {'server':>6} {'client':>6} {'machine':>7} | "
+        f"{'server CPU ms/req':>17} | {'PG sessions/req':>15} {'PG xacts/req':>12}"
+    )
+    print(header)
+    print("-" * len(header))
+    for result in results:
+        use = result.resources
+        cpu_ms = 1000 * use.server * result.seconds
+        print(
+            f"{result.clients:>7} {result.kind:>7} | {use.server:>6.2f} {use.client:>6.2f} "
+            f"{use.machine:>7.2f} | {per_request(cpu_ms, result):>17} | "
+            f"{per_request(use.pg_sessions, result):>15} "
+            f"{per_request(use.pg_transactions, result):>12}"
+        )
+    print(
+        "  CPU: cores used on average in the window by the server's processes, this client, and"
+        " the\n  whole machine (others' work included). PG: new connections and transactions"
+        " of the bench\n  database per successful request (approximate: PostgreSQL publishes"
+        " them about once a second)."
+    )
+
+
+def ratio(health: PhaseResult, moves: PhaseResult) -> float:
+    return moves.throughput / health.throughput if health.throughput else 0.0
+
+
+def print_failures(results: list[PhaseResult], server: Server | None) -> None:
+    failures: Counter[str] = Counter()
+    for result in results:
+        for what, count in result.failures.items():
+            failures[f"{result.kind} x{result.clients}: {what}"] += count
+    if not failures:
+        print("Non-2xx answers and transport errors: none")
+        return
+    print("Non-2xx answers and transport errors (warm-ups included):")
+    for what, count in failures.most_common():
+        print(f"  {count:>7}  {what}")
+    if server is not None and (log := tail(server.log)):
+        print(f"Server log ({server.log}), last lines:\n{log}")
+    print(
+        "  (with DEBUG=0 Django logs no traceback to the console: for a 500, PostgreSQL's log"
+        " may tell,\n  e.g. 'too many clients already')"
+    )
+
+
+def verdict(met: bool, think: float) -> str:
+    if think:
+        return "not judged (the targets are for clients without --think-ms)"
+    return "MET" if met else "NOT MET"
+
+
+def print_targets(results: list[PhaseResult], think: float) -> bool:
+    """Print each target and whether it is met; True when all are."""
+    levels = pairs(results)
+    ratios = {health.clients: ratio(health, moves) for health, moves in levels}
+    ratio_met = bool(ratios) and all(r >= TARGET_RATIO for r in ratios.values())
+    at_target = [moves for _, moves in levels if moves.clients == TARGET_P99_CLIENTS]
+    p99 = at_target[0].percentile_ms(99) if at_target else float("nan")
+    p99_met = p99 < TARGET_P99_MS
+    shown = ", ".join(f"{n} clients {r:.1%}" for n, r in ratios.items())
+    print("Targets")
+    print(
+        f"  move submission >= {TARGET_RATIO:.0%} of the trivial endpoint's throughput "
+        f"(every level): {verdict(ratio_met, think)} ({shown})"
+    )
+    shown_p99 = f"{p99:.1f} ms" if at_target else "not measured (run with 50 clients)"
+    print(
+        f"  move p99 < {TARGET_P99_MS:.0f} ms at {TARGET_P99_CLIENTS} clients: "
+        f"{verdict(p99_met, think)} ({shown_p99})"
+    )
+    return ratio_met and p99_met
+
+
+def report(
+    config: Config,
+    env: dict[str, str],
+    load: tuple[float, ...],
+    results: list[PhaseResult],
+    server: Server | None,
+) -> bool:
+    print()
+    print_config(config, env, load)
+    print()
+    print_table(results)
+    print()
+    print_resources(results)
+    print()
+    print_failures(results, server)
+    print()
+    return print_targets(results, config.think)
+
+
+# -- main ------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    config = parse_args(argv)
+    load = os.getloadavg()
+    # A SIGTERM to the benchmark still runs the finally blocks that stop the server.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    env = server_env(config)
+    players = max(config.levels)
+    print(f"Preparing {DB_NAME}: create if missing, migrate, flush, {players} players", flush=True)
+    tokens = prepare_database(env, players)
+    print(f"Starting uvicorn with {config.workers} worker(s)", flush=True)
+    with running_server(config, env) as server:
+        results = asyncio.run(run_levels(server, tokens, config))
+        report(config, env, load, results, server)
+    with contextlib.suppress(OSError):
+        server.log.unlink()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
