@@ -84,6 +84,11 @@ class PatienceConsumer(AsyncJsonWebsocketConsumer):
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
+    async def refuse(self, code: int) -> None:
+        """Accept, then close with ``code``: a browser sees close codes, not handshake statuses."""
+        await self.accept()
+        await self.close(code=code)
+
     def query(self, name: str) -> str | None:
         values = parse_qs(self.scope.get("query_string", b"").decode()).get(name)
         return values[0] if values else None
@@ -95,12 +100,12 @@ class GameConsumer(PatienceConsumer):
     async def connect(self) -> None:
         user = self.scope["user"]
         if not user.is_authenticated:
-            await self.close(code=NOT_SIGNED_IN)
+            await self.refuse(NOT_SIGNED_IN)
             return
         game_id = self.scope["url_route"]["kwargs"]["game_id"]
         game = await database_sync_to_async(selectors.watchable_game)(user, game_id)
         if game is None:
-            await self.close(code=NOT_FOUND)
+            await self.refuse(NOT_FOUND)
             return
         # Join before reading, so no version committed in between is missed.
         await self.join(game_group(game_id))
@@ -152,7 +157,7 @@ class LeaderboardConsumer(PatienceConsumer):
         kwargs = self.scope["url_route"]["kwargs"]
         self.date, self.variant = kwargs["date"], kwargs["variant"]
         if self.variant not in VARIANTS:
-            await self.close(code=NOT_FOUND)
+            await self.refuse(NOT_FOUND)
             return
         self.user_id = getattr(self.scope.get("user"), "pk", None)
         self.last_sent, self.changed_at = 0.0, time.monotonic()

@@ -226,6 +226,14 @@ def _lock_game(user: AbstractBaseUser, game_id: int, expected_move_number: int |
         )
     except Game.DoesNotExist:
         raise ApiError("not_found", "There is no such game.", 404) from None
+    if game.ranked and game.daily_id and daily.day_closed(game.daily.date):
+        # The day's seed is public now: playing on would mean playing with every card known.
+        raise ApiError(
+            "challenge_closed",
+            f"The challenge of {game.daily.date} closed at midnight UTC: "
+            "its ranked attempt stands as it was left.",
+            409,
+        )
     if expected_move_number is not None and expected_move_number != game.move_number:
         raise ApiError(
             "stale_move_number",

@@ -361,7 +361,9 @@ class Variant:
         allowed = sorted(target for source, target in self.routes if source == self.kinds[s])
         if not allowed:
             return f"Cards on the {self.kinds[s]} cannot be moved in {self.name}."
-        return f"Cards from the {self.kinds[s]} may only go to the {' or '.join(allowed)}."
+        places = {"foundation": "a foundation", "tableau": "a tableau pile"}
+        targets = " or ".join(places.get(kind, f"the {kind}") for kind in allowed)
+        return f"Cards from the {self.kinds[s]} may only go to {targets}."
 
     def _deal_message(self, code: str, state: State) -> str:
         if code == "no_stock":

@@ -168,3 +168,62 @@ def solve(slug: str, seed: int) -> list[dict[str, Any]] | None:
         return False
 
     return [move.to_json() for move in line] if search(start) else None
+
+
+# -- daily challenges -------------------------------------------------------------------------
+
+
+class DailyClock:
+    """Sets the UTC day the service sees: every caller reads it through ``games.daily.today``
+    (``day_closed`` and ``closes_at`` included), so one monkeypatch moves them all."""
+
+    def __init__(self, monkeypatch: Any, day: Any) -> None:
+        from games import daily
+
+        self.day = day
+        monkeypatch.setattr(daily, "today", lambda: self.day)
+
+    def advance(self, days: int = 1) -> None:
+        import datetime as dt
+
+        self.day += dt.timedelta(days=days)
+
+
+def daily_url(date: Any, slug: str, action: str) -> str:
+    """``/api/daily/{date}/{slug}/{action}/`` (``attempt`` or ``replay``)."""
+    return f"/api/daily/{date}/{slug}/{action}/"
+
+
+def start_daily(client: APIClient, date: Any, slug: str, action: str = "attempt") -> dict[str, Any]:
+    """A ranked attempt (or a casual ``replay``) that must be granted: the game."""
+    response = client.post(daily_url(date, slug, action), format="json")
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+def staff_challenge(date: Any, slug: str, seed: int) -> Any:
+    """A day's challenge whose seed staff chose, set before the day (as staff would)."""
+    from games.models import DailyChallenge, Deal
+
+    deal, _ = Deal.objects.get_or_create(variant=slug, seed=seed)
+    return DailyChallenge.objects.create(date=date, variant=slug, deal=deal, seed_set_by_staff=True)
+
+
+def daily_game(user: Any, date: Any, slug: str, *, ranked: bool = True, **fields: Any) -> Any:
+    """A game on a day's challenge written straight to the database (any day, past or
+    future), its fresh deal stored as the service stores it, then given ``fields``."""
+    from games import services
+    from games.models import Game
+
+    challenge = services.daily_challenge(date, slug)
+    variant = get_variant(slug)
+    state = variant.deal(challenge.deal.seed)
+    return Game.objects.create(
+        owner=user,
+        deal=challenge.deal,
+        daily=challenge,
+        state=variant.state_to_json(state),
+        ranked=ranked,
+        cards_home=fields.pop("cards_home", variant.cards_home(state)),
+        **fields,
+    )

@@ -5,6 +5,7 @@ In CI the channel layer is Redis (REDIS_URL), so these run against it; locally, 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -28,12 +29,16 @@ def session_headers(user) -> list[tuple[bytes, bytes]]:
     return [ORIGIN, (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())]
 
 
-async def connect(
-    path: str, headers: list[tuple[bytes, bytes]]
-) -> tuple[WebsocketCommunicator, Any]:
+async def connect(path: str, headers: list[tuple[bytes, bytes]]) -> tuple[Any, Any]:
+    """The communicator and its first message, or the close code it was refused with."""
     communicator = WebsocketCommunicator(application, path, headers=headers)
     connected, code = await communicator.connect(timeout=5)
-    return communicator, (code if not connected else None)
+    if not connected:  # refused at the handshake (the origin check)
+        return communicator, code
+    output = await communicator.receive_output(timeout=5)
+    if output["type"] == "websocket.close":
+        return communicator, output["code"]
+    return communicator, json.loads(output["text"])
 
 
 @pytest.fixture
@@ -58,9 +63,7 @@ def test_the_player_gets_the_game_then_every_new_version(player, castle):
 
     @async_to_sync
     async def scenario():
-        ws, refused = await connect(f"/ws/games/{castle.game.pk}/", headers)
-        assert refused is None
-        sync = await ws.receive_json_from(timeout=5)
+        ws, sync = await connect(f"/ws/games/{castle.game.pk}/", headers)
         assert sync["type"] == "sync" and sync["game"]["move_number"] == 0
         assert sync["game"]["legal_moves"]
         await play(user=player, game_id=castle.game.pk, move=move_of(castle))
@@ -82,8 +85,7 @@ def test_a_client_that_missed_versions_gets_them_on_reconnect(player, castle):
 
     @async_to_sync
     async def scenario():
-        ws, _ = await connect(f"/ws/games/{castle.game.pk}/?since=1", headers)
-        catch_up = await ws.receive_json_from(timeout=5)
+        ws, catch_up = await connect(f"/ws/games/{castle.game.pk}/?since=1", headers)
         assert catch_up["type"] == "catch_up" and catch_up["since"] == 1
         assert [entry["number"] for entry in catch_up["missed"]] == [2, 3]
         assert catch_up["game"]["move_number"] == 3
@@ -101,8 +103,7 @@ def test_a_client_too_far_behind_gets_a_full_resync(player, castle, settings):
 
     @async_to_sync
     async def scenario():
-        ws, _ = await connect(f"/ws/games/{castle.game.pk}/?since=0", headers)
-        message = await ws.receive_json_from(timeout=5)
+        ws, message = await connect(f"/ws/games/{castle.game.pk}/?since=0", headers)
         assert message["type"] == "sync" and message["game"]["move_number"] == 3
         await ws.disconnect()
 
@@ -115,8 +116,7 @@ def test_no_hidden_card_reaches_the_game_socket(player):
 
     @async_to_sync
     async def scenario():
-        ws, _ = await connect(f"/ws/games/{outcome.game.pk}/", headers)
-        sync = await ws.receive_json_from(timeout=5)
+        ws, sync = await connect(f"/ws/games/{outcome.game.pk}/", headers)
         assert sync["game"]["seed"] is None
         assert set(sync["game"]["state"]["piles"]["stock"]["cards"]) == {None}
         assert sync["game"]["state"]["piles"]["tableau:0"]["cards"][:4] == [None] * 4
@@ -137,9 +137,8 @@ def test_only_the_owner_and_staff_may_watch_a_game(django_user_model, player, ca
         assert refused == 4404
         _, refused = await connect(path, [ORIGIN])
         assert refused == 4401
-        ws, refused = await connect(path, staff_headers)
-        assert refused is None
-        assert (await ws.receive_json_from(timeout=5))["type"] == "sync"
+        ws, first = await connect(path, staff_headers)
+        assert first["type"] == "sync"
         await ws.disconnect()
 
     scenario()
@@ -151,11 +150,11 @@ def test_scripts_sign_in_with_a_token_header_or_query(player, castle):
     @async_to_sync
     async def scenario():
         path = f"/ws/games/{castle.game.pk}/"
-        ws, refused = await connect(path, [ORIGIN, (b"authorization", f"Token {key}".encode())])
-        assert refused is None
+        ws, first = await connect(path, [ORIGIN, (b"authorization", f"Token {key}".encode())])
+        assert first["type"] == "sync"
         await ws.disconnect()
-        ws, refused = await connect(f"{path}?token={key}", [ORIGIN])
-        assert refused is None
+        ws, first = await connect(f"{path}?token={key}", [ORIGIN])
+        assert first["type"] == "sync"
         await ws.disconnect()
         _, refused = await connect(f"{path}?token=wrong", [ORIGIN])
         assert refused == 4401
@@ -168,8 +167,9 @@ def test_a_connection_from_another_site_is_refused(player, castle):
 
     @async_to_sync
     async def scenario():
-        _, refused = await connect(f"/ws/games/{castle.game.pk}/", headers)
-        assert refused is not None
+        communicator = WebsocketCommunicator(application, f"/ws/games/{castle.game.pk}/", headers)
+        connected, _ = await communicator.connect(timeout=5)
+        assert not connected, "refused at the handshake"
 
     scenario()
 
@@ -181,7 +181,6 @@ def test_a_client_that_floods_is_disconnected_with_a_clear_code(player, castle, 
     @async_to_sync
     async def scenario():
         ws, _ = await connect(f"/ws/games/{castle.game.pk}/", headers)
-        await ws.receive_json_from(timeout=5)
         await ws.send_json_to({"type": "ping"})
         assert await ws.receive_json_from(timeout=5) == {"type": "pong"}
         for _ in range(10):
@@ -207,9 +206,7 @@ def test_anyone_watches_a_leaderboard_that_updates_as_attempts_move(player):
     @async_to_sync
     async def scenario():
         path = f"/ws/leaderboards/daily/{today.isoformat()}/selective-castle/"
-        ws, refused = await connect(path, [ORIGIN])
-        assert refused is None
-        first = await ws.receive_json_from(timeout=5)
+        ws, first = await connect(path, [ORIGIN])
         assert first == {
             "type": "leaderboard", "date": today.isoformat(), "variant": "selective-castle",
             "count": 0, "results": [], "me": None,
@@ -236,8 +233,8 @@ def test_leaderboard_pushes_are_throttled_and_carry_the_watchers_own_entry(playe
     @async_to_sync
     async def scenario():
         path = f"/ws/leaderboards/daily/{today.isoformat()}/gold-mine/"
-        ws, _ = await connect(path, headers)
-        assert (await ws.receive_json_from(timeout=5))["me"]["user"] == "watcher"
+        ws, first = await connect(path, headers)
+        assert first["me"]["user"] == "watcher"
         for _ in range(6):  # six changes in quick succession
             await play(user=player, game_id=attempt.game.pk, move={"type": "deal"})
         pushes = []
