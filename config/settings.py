@@ -144,6 +144,8 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+LOGIN_URL = "/signin/"
+
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / ".staticfiles"
 STORAGES = {

@@ -1,11 +1,22 @@
 from django.urls import path
 
 from frontend import views
+from games import converters
 
 app_name = "frontend"
+assert converters  # registers the <date:...> converter
 
 urlpatterns = [
     path("", views.index, name="index"),
+    path("play/<int:game_id>/", views.play, name="play"),
+    path("replay/<int:game_id>/", views.replay, name="replay"),
+    path("daily/", views.daily_page, name="daily"),
+    path("daily/<date:date>/<slug:slug>/", views.daily_board, name="daily-board"),
+    path("leaderboards/", views.leaderboards, name="leaderboards"),
+    path("profile/", views.profile, name="profile"),
+    path("signin/", views.signin, name="signin"),
+    path("signup/", views.signup, name="signup"),
+    path("account/", views.account, name="account"),
     path("rules/<slug:slug>/", views.rules, name="rules"),
     path("rules/<slug:slug>.txt", views.rules_raw, name="rules-raw"),
 ]

@@ -1,12 +1,20 @@
-"""Public pages: the game list and each game's rule document."""
+"""Page shells: each renders a template whose content comes from the API and websockets
+(``static/frontend/js/``). The views only check access and pass ids; see frontend/README.md."""
 
+from __future__ import annotations
+
+import datetime as dt
 from pathlib import Path
 
 from django.conf import settings
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.views.decorators.csrf import ensure_csrf_cookie
 
 from frontend.games import GAMES
+from games import daily
+from games.models import Game
 
 
 def _rules_path(slug: str) -> Path:
@@ -23,17 +31,71 @@ def _read_rules(slug: str) -> str:
         raise Http404("Rule document missing.") from exc
 
 
+def _page(request: HttpRequest, template: str, **context: object) -> HttpResponse:
+    return render(request, f"frontend/{template}", {"games": GAMES, **context})
+
+
+@ensure_csrf_cookie
 def index(request: HttpRequest) -> HttpResponse:
-    return render(request, "frontend/index.html", {"games": GAMES})
+    return _page(request, "lobby.html")
+
+
+@login_required
+@ensure_csrf_cookie
+def play(request: HttpRequest, game_id: int) -> HttpResponse:
+    if not Game.objects.filter(pk=game_id, owner=request.user).exists():
+        raise Http404("No such game.")
+    return _page(request, "play.html", game_id=game_id)
+
+
+@login_required
+@ensure_csrf_cookie
+def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    if not Game.objects.filter(pk=game_id, owner=request.user).exists():
+        raise Http404("No such game.")
+    return _page(request, "replay.html", game_id=game_id)
+
+
+@ensure_csrf_cookie
+def daily_page(request: HttpRequest) -> HttpResponse:
+    return _page(request, "daily.html", date=daily.today())
+
+
+@ensure_csrf_cookie
+def daily_board(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
+    if slug not in GAMES:
+        raise Http404("No such game.")
+    return _page(request, "daily_board.html", date=date, slug=slug, name=GAMES[slug])
+
+
+def leaderboards(request: HttpRequest) -> HttpResponse:
+    return _page(request, "leaderboards.html")
+
+
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    return _page(request, "profile.html")
+
+
+@ensure_csrf_cookie
+def signin(request: HttpRequest) -> HttpResponse:
+    return _page(request, "signin.html", next=request.GET.get("next", "/"))
+
+
+@ensure_csrf_cookie
+def signup(request: HttpRequest) -> HttpResponse:
+    return _page(request, "signup.html", next=request.GET.get("next", "/"))
+
+
+@login_required
+@ensure_csrf_cookie
+def account(request: HttpRequest) -> HttpResponse:
+    return _page(request, "account.html")
 
 
 def rules(request: HttpRequest, slug: str) -> HttpResponse:
     paragraphs = [line.strip() for line in _read_rules(slug).splitlines() if line.strip()]
-    return render(
-        request,
-        "frontend/rules.html",
-        {"slug": slug, "name": GAMES[slug], "paragraphs": paragraphs},
-    )
+    return _page(request, "rules.html", slug=slug, name=GAMES[slug], paragraphs=paragraphs)
 
 
 def rules_raw(request: HttpRequest, slug: str) -> HttpResponse:
