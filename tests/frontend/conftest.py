@@ -1,0 +1,99 @@
+"""Browser tests: Playwright driving Debian's chromium against a real server process.
+
+The server (uvicorn, as in production) runs on the test database, so the browser test needs
+PostgreSQL; locally without it or without chromium these tests skip, and under CI
+(PATIENCE_REQUIRE_POSTGRES=1) they fail instead. Screenshots go to artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from tests.support.servers import ROOT, database_url, servers
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = ROOT / "artifacts" / "screenshots"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+# Playwright's sync API runs an event loop in this thread; the ORM calls the tests make to
+# set up data are still plain synchronous calls.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def browser_unavailable() -> str | None:
+    if connection.vendor != "postgresql":
+        return "the browser tests' server shares the test database: PostgreSQL only"
+    if not Path(CHROMIUM).exists():
+        return "chromium is not installed (.ci/run installs it)"
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser():
+    reason = browser_unavailable()
+    if reason:
+        if os.environ.get("PATIENCE_REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"browser tests cannot run under CI: {reason}")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def site(browser, transactional_db) -> Iterator[str]:
+    """The base URL of a server process on the test database (committed data is shared)."""
+    env = {
+        "DATABASE_URL": database_url(connection.settings_dict),
+        "DEBUG": "1",  # static files straight from the apps, no collectstatic needed
+        "SECRET_KEY": "browser-tests",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DATABASE_POOL_MAX": "6",
+    }
+    if os.environ.get("REDIS_URL"):
+        env["REDIS_URL"] = os.environ["REDIS_URL"]
+    connection.close()
+    with servers(1, env) as (url,):
+        yield url
+
+
+@pytest.fixture
+def new_context(browser):
+    """Open browser contexts (separate sessions: one per player or tab group)."""
+    contexts = []
+
+    def make(**options):
+        context = browser.new_context(**{"viewport": {"width": 1280, "height": 900}, **options})
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def screenshot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
