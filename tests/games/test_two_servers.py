@@ -83,34 +83,62 @@ def test_a_move_posted_to_one_server_reaches_a_websocket_on_the_other(two_server
     asyncio.run(scenario())
 
 
-def test_two_players_on_two_servers_see_each_other_on_the_daily_leaderboard(two_servers):
+def test_two_players_on_two_servers_see_each_other_on_every_daily_leaderboard(two_servers):
+    """Alice plays on server A and watches on A; Bob plays on B and watches on B; each sees
+    the other's progress without reloading, for today's challenge of each of the five games."""
     server_a, server_b = two_servers
     today = daily.today().isoformat()
-    alice, bob = player("alice"), player("bob")
+    tokens = {"alice": player("alice"), "bob": player("bob")}
+    home = {"alice": server_a, "bob": server_b}
 
-    async def scenario():
-        board_url = server_b.replace("http", "ws") + f"/ws/leaderboards/daily/{today}/gold-mine/"
-        async with (
-            websockets.connect(
-                board_url, additional_headers={"Authorization": f"Token {bob}", "Origin": server_b}
-            ) as ws,
-            httpx.AsyncClient() as client,
-        ):
-            assert (await receive(ws, "leaderboard"))["count"] == 0
-            attempt = await client.post(
-                f"{server_a}/api/daily/{today}/gold-mine/attempt/",
-                headers={"Authorization": f"Token {alice}"},
-            )
-            assert attempt.status_code == 201, attempt.text
+    async def play_one_move(client, name: str, game: dict) -> None:
+        answer = await client.post(
+            f"{home[name]}/api/games/{game['id']}/moves/",
+            json={"move": game["legal_moves"][0], "expected_move_number": game["move_number"]},
+            headers={"Authorization": f"Token {tokens[name]}"},
+        )
+        assert answer.status_code == 201, answer.text
+
+    async def sees(ws, name: str, moves: int) -> dict:
+        """Wait for a board on which ``name`` has made ``moves`` moves."""
+        while True:
             board = await receive(ws, "leaderboard")
-            assert [entry["user"] for entry in board["results"]] == ["alice"]
-            assert board["me"] is None
-            await client.post(
-                f"{server_a}/api/games/{attempt.json()['id']}/moves/",
-                json={"move": {"type": "deal"}},
-                headers={"Authorization": f"Token {alice}"},
-            )
-            while (board := await receive(ws, "leaderboard"))["results"][0]["moves"] != 1:
-                pass
+            entry = next((e for e in board["results"] if e["user"] == name), None)
+            if entry and entry["moves"] == moves:
+                return board
 
-    asyncio.run(scenario())
+    async def scenario(slug: str):
+        path = f"/ws/leaderboards/daily/{today}/{slug}/"
+        async with httpx.AsyncClient() as client:
+            games = {}
+            for name in ("alice", "bob"):
+                answer = await client.post(
+                    f"{home[name]}/api/daily/{today}/{slug}/attempt/",
+                    headers={"Authorization": f"Token {tokens[name]}"},
+                )
+                assert answer.status_code == 201, answer.text
+                games[name] = answer.json()
+            watchers = {}
+            for name in ("alice", "bob"):
+                watchers[name] = await websockets.connect(
+                    home[name].replace("http", "ws") + path,
+                    additional_headers={
+                        "Authorization": f"Token {tokens[name]}",
+                        "Origin": home[name],
+                    },
+                )
+            try:
+                await play_one_move(client, "alice", games["alice"])
+                bob_sees = await sees(watchers["bob"], "alice", 1)
+                assert bob_sees["me"]["user"] == "bob"
+                await play_one_move(client, "bob", games["bob"])
+                alice_sees = await sees(watchers["alice"], "bob", 1)
+                assert {e["user"] for e in alice_sees["results"]} == {"alice", "bob"}
+                assert alice_sees["me"]["user"] == "alice"
+            finally:
+                for ws in watchers.values():
+                    await ws.close()
+
+    for slug in ("grounds-for-divorce", "gold-mine", "selective-castle",
+                 "grandfathers-clock", "blondes-and-brunettes"):  # fmt: skip
+        asyncio.run(scenario(slug))
