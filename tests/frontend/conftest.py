@@ -29,8 +29,10 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
-# Playwright's sync API runs an event loop in this thread; the ORM calls the tests make to
-# set up data are still plain synchronous calls.
+# Playwright's sync API runs an event loop in this thread while a browser is open; the ORM
+# calls the tests make to set up data are still plain synchronous calls. (Set up data over
+# HTTP or the ORM, not through services: their on-commit live updates need a thread without
+# a running loop.)
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
@@ -42,8 +44,10 @@ def browser_unavailable() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def browser():
+    """One chromium per test: Playwright's event loop must not outlive the test, or every
+    later test that uses async_to_sync (Channels, live updates) would find it running."""
     reason = browser_unavailable()
     if reason:
         if os.environ.get("PATIENCE_REQUIRE_POSTGRES") == "1":
