@@ -212,3 +212,18 @@ if _redis_url:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Fair play: automatic flags on ranked attempts (games.selectors.fair_play_findings). A burst
+# is BURST_MOVES moves in a row, each under BURST_MS after the one before; a win faster than
+# MIN_SECONDS_PER_MOVE per move on the board is implausible for a person.
+FAIR_PLAY_BURST_MOVES = int(os.environ.get("FAIR_PLAY_BURST_MOVES", "10"))
+FAIR_PLAY_BURST_MS = float(os.environ.get("FAIR_PLAY_BURST_MS", "150"))
+FAIR_PLAY_MIN_SECONDS_PER_MOVE = float(os.environ.get("FAIR_PLAY_MIN_SECONDS_PER_MOVE", "0.5"))
+
+# Errors (a 500's traceback included) go to stderr, where the process manager collects them.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+}

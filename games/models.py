@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -155,3 +157,102 @@ class IdempotencyRecord(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "key"], name="idempotency_unique_key")
         ]
+
+
+class GameFlag(models.Model):
+    """A reason to look at a game: found by the fair-play checks, or raised by staff.
+
+    A flag is open until staff clear it; cleared flags stay, with who cleared them and why.
+    A game is "flagged" while it has an open flag.
+    """
+
+    class Reason(models.TextChoices):
+        HISTORY_INVALID = "history_invalid", "history fails verification"
+        MOVE_BURST = "move_burst", "burst of moves faster than a person plays"
+        IMPLAUSIBLE_TIME = "implausible_time", "win implausibly fast for its moves"
+        STAFF = "staff", "flagged by staff"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="flags")
+    reason = models.CharField(max_length=32, choices=Reason.choices)
+    detail = models.TextField()
+    automatic = models.BooleanField(default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    cleared_at = models.DateTimeField(null=True, blank=True)
+    cleared_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    cleared_reason = models.TextField(blank=True)
+
+    class Meta:
+        constraints = [
+            # A check raises its flag once: a flag staff cleared is not raised again.
+            models.UniqueConstraint(
+                fields=["game", "reason"],
+                condition=models.Q(automatic=True),
+                name="gameflag_one_automatic_per_reason",
+            )
+        ]
+        indexes = [models.Index(fields=["reason", "cleared_at"])]
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        state = "cleared" if self.cleared_at else "open"
+        return f"Game {self.game_id}: {self.get_reason_display()} ({state})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.cleared_at is None
+
+
+class AuditLog(models.Model):
+    """One staff action (flag, unflag, exclude, reinstate, a daily seed set or removed): who,
+    when, what and why. Written once by ``games.services``, never changed."""
+
+    class Action(models.TextChoices):
+        FLAG = "flag"
+        UNFLAG = "unflag"
+        EXCLUDE = "exclude"
+        REINSTATE = "reinstate"
+        SET_SEED = "set_seed", "set daily seed"
+        REMOVE_SEED = "remove_seed", "remove daily seed"
+
+    created_at = models.DateTimeField(default=timezone.now)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    #: The actor's username at the time: the entry outlives the account.
+    actor_name = models.CharField(max_length=150)
+    action = models.CharField(max_length=16, choices=Action.choices)
+    #: What was acted on, in words that outlive the rows ("game 12 (gold-mine, alice)").
+    target = models.CharField(max_length=200)
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit_entries"
+    )
+    daily = models.ForeignKey(
+        DailyChallenge,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="audit_entries",
+    )
+    reason = models.TextField(blank=True)
+    details = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["action", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor_name} {self.action} {self.target}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # An audit trail that can be rewritten proves nothing.
+        if not self._state.adding:
+            raise ValueError("audit log entries are never changed")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> Any:
+        raise ValueError("audit log entries are never deleted")

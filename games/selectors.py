@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -12,10 +14,12 @@ from django.db.models import (
     Case,
     Count,
     DurationField,
+    Exists,
     ExpressionWrapper,
     F,
     FloatField,
     Min,
+    OuterRef,
     Q,
     QuerySet,
     Value,
@@ -25,9 +29,9 @@ from django.db.models.functions import Coalesce
 
 from config.api import ApiError
 from games import daily
-from games.history import RESIGN, line_of_play
-from games.models import DailyChallenge, Game, Move
-from games.rules import VARIANTS, ReplayError, State, Variant, get_variant
+from games.history import RESIGN, UNDO, line_of_play
+from games.models import AuditLog, DailyChallenge, Game, GameFlag, Move
+from games.rules import VARIANTS, IllegalMove, ReplayError, State, Variant, get_variant
 
 
 def variant_catalogue() -> list[dict[str, Any]]:
@@ -187,24 +191,287 @@ def _variant_stats(slug: str, results: list[list[Any]]) -> dict[str, Any]:
 def verify_game(game: Game) -> str | None:
     """None when the history replays through the engine to the stored snapshot and status;
     else what is wrong, naming the first step that breaks."""
+    return verification(game).problem
+
+
+@dataclass(frozen=True)
+class Verification:
+    """The outcome of replaying a game's history: ``problem`` is None when it all checks out,
+    else what is wrong, and ``step`` the first history entry it points at."""
+
+    problem: str | None = None
+    step: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+
+HistoryRow = tuple[int, Any, Any, dt.datetime]
+
+
+def _history_rows(game: Game) -> list[HistoryRow]:
+    return list(
+        game.moves.order_by("number").values_list("number", "payload", "events", "received_at")
+    )
+
+
+def _replay(
+    variant: Variant, seed: int, entries: list[Any]
+) -> Iterator[tuple[State, list[dict[str, Any]]]]:
+    """The board after each history entry, with the events the engine (or the service) reports
+    for it; raises ``ReplayError`` at the first entry that does not apply.
+
+    The same walk as ``games.history.line_of_play``, kept step by step for the review."""
+    line = [variant.deal(seed)]
+    for step, entry in enumerate(entries, start=1):
+        kind = entry.get("type") if isinstance(entry, dict) else None
+        if kind == UNDO:
+            if len(line) == 1:
+                error = IllegalMove("nothing_to_undo", "There is no move to undo.")
+                raise ReplayError(step, error)
+            line.pop()
+            yield line[-1], [{"type": "undone"}]
+        elif kind == RESIGN:
+            yield line[-1], [{"type": "resigned"}]
+        else:
+            try:
+                after, events = variant.play(line[-1], variant.move_from_json(entry))
+            except IllegalMove as error:
+                raise ReplayError(step, error) from error
+            line.append(after)
+            yield after, events
+
+
+def verification(game: Game, rows: list[HistoryRow] | None = None) -> Verification:
+    """Replay the history through the engine and compare it with what is stored: numbering,
+    every move, the snapshot, the status and the counts the leaderboards rank by."""
     variant = get_variant(game.deal.variant)
-    numbers, entries = [], []
-    for number, payload in game.moves.order_by("number").values_list("number", "payload"):
-        numbers.append(number)
-        entries.append(payload)
-    if numbers != list(range(1, game.move_number + 1)):
-        return f"the history's move numbers are not 1 to {game.move_number}"
+    rows = _history_rows(game) if rows is None else rows
+    for step, (number, *_) in enumerate(rows, start=1):
+        if number != step:
+            return Verification(
+                f"the history's move numbers are not 1 to {game.move_number}: "
+                f"step {step} is numbered {number}",
+                step,
+            )
+    if len(rows) != game.move_number:
+        return Verification(
+            f"the history's move numbers are not 1 to {game.move_number}: "
+            f"it has {len(rows)} entries",
+            min(len(rows), game.move_number) + 1,
+        )
+    entries = [payload for _, payload, _, _ in rows]
+    state = variant.deal(game.deal.seed)
+    # Where the recorded events first part from the engine's: the likely edit, when only the
+    # snapshot gives the tampering away.
+    first_odd_events = None
     try:
-        line = line_of_play(variant, game.deal.seed, entries)
+        for step, (after, events) in enumerate(_replay(variant, game.deal.seed, entries), 1):
+            state = after
+            if first_odd_events is None and events != rows[step - 1][2]:
+                first_odd_events = step
     except ReplayError as error:
-        return f"step {error.step} does not replay: {error.error.message}"
-    if variant.state_to_json(line[-1]) != game.state:
-        return "the stored snapshot differs from the replay of the history"
+        return Verification(f"step {error.step} does not replay: {error.error.message}", error.step)
+    last = game.move_number or None
+    replayed = variant.state_to_json(state)
+    if replayed != game.state:
+        stored = game.state.get("piles") if isinstance(game.state, dict) else None
+        piles = [
+            pile
+            for pile, value in replayed["piles"].items()
+            if not isinstance(stored, dict) or stored.get(pile) != value
+        ]
+        problem = "the stored snapshot differs from the replay of the history"
+        if piles:
+            problem += f" (piles {', '.join(piles)})"
+        if first_odd_events is not None:
+            problem += f"; the recorded events first differ at step {first_odd_events}"
+        return Verification(problem, first_odd_events or last)
     resigned = bool(entries) and entries[-1].get("type") == RESIGN
-    expected = Game.Status.RESIGNED if resigned else variant.status(line[-1])
+    expected = Game.Status.RESIGNED if resigned else variant.status(state)
     if game.status != expected:
-        return f"the stored status is {game.status}, the replay says {expected}"
-    return None
+        return Verification(f"the stored status is {game.status}, the replay says {expected}", last)
+    if not game.ranked:
+        # Casual games are ranked by nothing, and older ones predate these columns (migration
+        # 0002 did not backfill them): only a ranked attempt's counts must match.
+        return Verification()
+    counts = {"cards_home": variant.cards_home(state), "board_moves": state.move_number}
+    for name, value in counts.items():
+        if getattr(game, name) != value:
+            return Verification(
+                f"the stored {name} is {getattr(game, name)}, the replay says {value}", last
+            )
+    return Verification()
+
+
+# -- staff review and fair play ---------------------------------------------------------------
+
+
+def staff_game(game_id: int) -> Game:
+    """Any game, for staff."""
+    game = Game.objects.select_related("deal", "daily", "owner").filter(pk=game_id).first()
+    if game is None:
+        raise ApiError("not_found", "There is no such game.", 404)
+    return game
+
+
+def with_flagged(games: QuerySet[Game]) -> QuerySet[Game]:
+    """``flagged``: the game has an open flag."""
+    open_flags = GameFlag.objects.filter(game=OuterRef("pk"), cleared_at__isnull=True)
+    return games.annotate(flagged=Exists(open_flags))
+
+
+def review_timeline(game: Game, rows: list[HistoryRow] | None = None) -> list[dict[str, Any]]:
+    """Every history entry with when it arrived and the time since the one before (the first:
+    since the game started), in milliseconds."""
+    rows = _history_rows(game) if rows is None else rows
+    previous = game.created_at
+    timeline = []
+    for number, payload, events, received_at in rows:
+        gap = (received_at - previous).total_seconds() * 1000
+        timeline.append(
+            {
+                "number": number,
+                "move": payload,
+                "events": events,
+                "received_at": received_at,
+                "gap_ms": round(gap, 1),
+            }
+        )
+        previous = received_at
+    return timeline
+
+
+def review_step(game: Game, step: int, rows: list[HistoryRow] | None = None) -> dict[str, Any]:
+    """For staff: history entry ``step`` with the whole board (every card, face-down and stock
+    included) before and after it; step 0 is the deal. A history that stops replaying gives
+    ``error`` from that step on."""
+    if not 0 <= step <= game.move_number:
+        raise ApiError("invalid_step", f"Choose a step from 0 to {game.move_number}.")
+    variant = get_variant(game.deal.variant)
+    rows = _history_rows(game) if rows is None else rows
+    timeline = review_timeline(game, rows[:step])
+    states = [variant.deal(game.deal.seed)]
+    error = None
+    try:
+        for after, _ in _replay(variant, game.deal.seed, [row[1] for row in rows[:step]]):
+            states.append(after)
+    except ReplayError as failure:
+        error = {"step": failure.step, "message": failure.error.message}
+    # Without an error there is a state per step; with one at step k, states up to k - 1.
+    before = states[step - 1] if step and len(states) >= step else None
+    after = states[step] if len(states) > step else None
+    return {
+        "step": step,
+        "move_number": game.move_number,
+        "entry": timeline[-1] if step else None,
+        "before": variant.state_to_json(before) if before is not None else None,
+        "after": variant.state_to_json(after) if after is not None else None,
+        "error": error,
+    }
+
+
+def flag_summary(flag: GameFlag) -> dict[str, Any]:
+    return {
+        "id": flag.pk,
+        "reason": flag.reason,
+        "detail": flag.detail,
+        "automatic": flag.automatic,
+        "created_by": flag.created_by.get_username() if flag.created_by else None,
+        "created_at": flag.created_at,
+        "cleared_at": flag.cleared_at,
+        "cleared_by": flag.cleared_by.get_username() if flag.cleared_by else None,
+        "cleared_reason": flag.cleared_reason,
+    }
+
+
+def game_flags(game: Game) -> QuerySet[GameFlag]:
+    return game.flags.select_related("created_by", "cleared_by").order_by("-created_at", "-pk")
+
+
+def game_audit(game: Game) -> QuerySet[AuditLog]:
+    return game.audit_entries.order_by("-created_at", "-pk")
+
+
+def staff_review(game: Game, step: int) -> dict[str, Any]:
+    """The staff API's review of a game: everything about it, the board at ``step`` with
+    every card, the timed history, the flags and the verification."""
+    rows = _history_rows(game)
+    flags = [flag_summary(flag) for flag in game_flags(game)]
+    check = verification(game, rows)
+    return {
+        "game": {
+            **game_summary(game),
+            "seed": game.deal.seed,
+            "owner": game.owner.get_username(),
+            "excluded": game.excluded,
+            "flagged": any(flag["cleared_at"] is None for flag in flags),
+            "cards_home": game.cards_home,
+            "board_moves": game.board_moves,
+        },
+        **review_step(game, step, rows),
+        "verification": {"ok": check.ok, "step": check.step, "problem": check.problem},
+        "flags": flags,
+        "timeline": review_timeline(game, rows),
+    }
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What a fair-play check found: a ``GameFlag.Reason`` and the evidence, in words."""
+
+    reason: str
+    detail: str
+
+
+def fair_play_findings(game: Game) -> list[Finding]:
+    """The automatic checks of a ranked attempt: its history verifies, no burst of moves
+    faster than a person plays, and a win not implausibly fast for its number of moves."""
+    rows = _history_rows(game)
+    findings = []
+    check = verification(game, rows)
+    if not check.ok:
+        findings.append(Finding(GameFlag.Reason.HISTORY_INVALID, str(check.problem)))
+    if burst := _longest_burst(game, rows):
+        findings.append(Finding(GameFlag.Reason.MOVE_BURST, burst))
+    if game.status == Game.Status.WON and game.finished_at and game.board_moves:
+        seconds = (game.finished_at - game.created_at).total_seconds()
+        minimum = settings.FAIR_PLAY_MIN_SECONDS_PER_MOVE
+        if seconds < game.board_moves * minimum:
+            findings.append(
+                Finding(
+                    GameFlag.Reason.IMPLAUSIBLE_TIME,
+                    f"won in {seconds:.1f} s with {game.board_moves} moves: "
+                    f"{seconds / game.board_moves:.3f} s a move, under {minimum} s",
+                )
+            )
+    return findings
+
+
+def _longest_burst(game: Game, rows: list[HistoryRow]) -> str | None:
+    """The longest run of moves each under FAIR_PLAY_BURST_MS after the one before, when it
+    reaches FAIR_PLAY_BURST_MOVES, in words; else None."""
+    limit_ms, needed = settings.FAIR_PLAY_BURST_MS, settings.FAIR_PLAY_BURST_MOVES
+    best: tuple[int, int, float] | None = None  # (length, first step, fastest gap)
+    run, start, fastest = 0, 0, float("inf")
+    for entry in review_timeline(game, rows):
+        if entry["gap_ms"] < limit_ms:
+            if run == 0:
+                start, fastest = entry["number"], float("inf")
+            run += 1
+            fastest = min(fastest, entry["gap_ms"])
+            if best is None or run > best[0]:
+                best = (run, start, fastest)
+        else:
+            run = 0
+    if best is None or best[0] < needed:
+        return None
+    length, first, fastest = best
+    return (
+        f"{length} moves in a row under {limit_ms:g} ms apart (steps {first} to "
+        f"{first + length - 1}, the fastest {fastest:g} ms after the one before)"
+    )
 
 
 # -- daily challenges and leaderboards -------------------------------------------------------

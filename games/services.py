@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from config.api import ApiError
-from games import daily, live
+from games import daily, live, selectors
 from games.history import (
     RESIGN,
     UNDO,
@@ -21,7 +21,7 @@ from games.history import (
     revealed_hidden_cards,
     standing_entries,
 )
-from games.models import DailyChallenge, Deal, Game, Move
+from games.models import AuditLog, DailyChallenge, Deal, Game, GameFlag, Move
 from games.rules import DEAL_VERSION, MAX_SEED, IllegalMove, State, Variant, get_variant
 
 STATUS_AFTER_EVENT = {"game_won": Game.Status.WON, "game_lost": Game.Status.LOST}
@@ -286,4 +286,187 @@ def _record(
             "board_moves",
         ]
     )
+    if game.ranked and game.is_finished:
+        # Checked as the attempt's result becomes final, in the same transaction: a finished
+        # attempt is never on a leaderboard unchecked. `manage.py flag_games` checks the rest.
+        record_automatic_flags(game)
     live.schedule_game_update(game, state, events)
+
+
+# -- fair play and staff actions -------------------------------------------------------------
+
+
+def record_automatic_flags(game: Game) -> list[GameFlag]:
+    """Raise a flag for each fair-play check a ranked attempt fails, in the caller's
+    transaction. A check raises its flag once per game: one staff cleared stays cleared."""
+    if not game.ranked:
+        return []
+    known = set(game.flags.filter(automatic=True).values_list("reason", flat=True))
+    return [
+        GameFlag.objects.create(game=game, reason=f.reason, detail=f.detail, automatic=True)
+        for f in selectors.fair_play_findings(game)
+        if f.reason not in known
+    ]
+
+
+def check_fair_play(*, game_id: int) -> list[GameFlag]:
+    """Run the automatic checks on one game now (``manage.py flag_games``): the new flags."""
+    with transaction.atomic():
+        return record_automatic_flags(_lock_any_game(game_id))
+
+
+def flag_game(*, actor: AbstractBaseUser, game_id: int, reason: str) -> GameFlag:
+    reason = _reason(reason)
+    with transaction.atomic():
+        game = _lock_any_game(game_id)
+        flag = GameFlag.objects.create(
+            game=game, reason=GameFlag.Reason.STAFF, detail=reason, created_by=actor
+        )
+        _audit(actor, AuditLog.Action.FLAG, reason, game=game, details={"flag": flag.pk})
+    return flag
+
+
+def unflag_game(*, actor: AbstractBaseUser, game_id: int, reason: str) -> list[GameFlag]:
+    """Clear every open flag of the game."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        game = _lock_any_game(game_id)
+        flags = list(game.flags.filter(cleared_at__isnull=True).order_by("pk"))
+        if not flags:
+            raise ApiError("not_flagged", "This game has no open flag.", 409)
+        now = timezone.now()
+        for flag in flags:
+            flag.cleared_at, flag.cleared_by, flag.cleared_reason = now, actor, reason
+        GameFlag.objects.bulk_update(flags, ["cleared_at", "cleared_by", "cleared_reason"])
+        details = {"flags": [{"id": f.pk, "reason": f.reason} for f in flags]}
+        _audit(actor, AuditLog.Action.UNFLAG, reason, game=game, details=details)
+    return flags
+
+
+def exclude_game(*, actor: AbstractBaseUser, game_id: int, reason: str) -> Game:
+    """Take a ranked attempt off the leaderboards; its day's live board updates at once."""
+    return _set_excluded(actor, game_id, reason, excluded=True)
+
+
+def reinstate_game(*, actor: AbstractBaseUser, game_id: int, reason: str) -> Game:
+    """Put an excluded attempt back on the leaderboards."""
+    return _set_excluded(actor, game_id, reason, excluded=False)
+
+
+def _set_excluded(actor: AbstractBaseUser, game_id: int, reason: str, *, excluded: bool) -> Game:
+    reason = _reason(reason)
+    with transaction.atomic():
+        game = _lock_any_game(game_id)
+        if not game.ranked:
+            raise ApiError("not_ranked", "Only a ranked attempt is on the leaderboards.", 409)
+        if game.excluded == excluded:
+            word = "excluded" if excluded else "on the leaderboards"
+            raise ApiError(
+                "already_excluded" if excluded else "not_excluded",
+                f"This attempt is already {word}.",
+                409,
+            )
+        game.excluded = excluded
+        game.save(update_fields=["excluded"])
+        action = AuditLog.Action.EXCLUDE if excluded else AuditLog.Action.REINSTATE
+        _audit(actor, action, reason, game=game)
+        if game.daily_id:
+            live.schedule_leaderboard_update(game.daily.date, game.daily.variant)
+    return game
+
+
+def save_daily_challenge(
+    *, actor: AbstractBaseUser, challenge: DailyChallenge, reason: str = ""
+) -> DailyChallenge:
+    """Staff set a future day's deal (``challenge.deal`` already chosen), audited."""
+    if challenge.date <= daily.today():
+        raise ApiError(
+            "challenge_started",
+            "Only a future day's seed can be set: players may already have this deal.",
+            409,
+        )
+    with transaction.atomic():
+        before = (
+            DailyChallenge.objects.filter(pk=challenge.pk)
+            .values("date", "variant", "deal__seed")
+            .first()
+            if challenge.pk
+            else None
+        )
+        challenge.seed_set_by_staff = True
+        challenge.save()
+        details: dict[str, Any] = {
+            "date": challenge.date.isoformat(),
+            "variant": challenge.variant,
+            "seed": challenge.deal.seed,
+        }
+        if before:
+            details["previous"] = {
+                "date": before["date"].isoformat(),
+                "variant": before["variant"],
+                "seed": before["deal__seed"],
+            }
+        _audit(actor, AuditLog.Action.SET_SEED, reason, challenge=challenge, details=details)
+    return challenge
+
+
+def remove_daily_challenge(
+    *, actor: AbstractBaseUser, challenge: DailyChallenge, reason: str = ""
+) -> None:
+    """Staff drop a future day's chosen deal: the day deals its own secret seed again."""
+    if challenge.date <= daily.today():
+        raise ApiError("challenge_started", "A day that has started keeps its deal.", 409)
+    with transaction.atomic():
+        details = {
+            "date": challenge.date.isoformat(),
+            "variant": challenge.variant,
+            "seed": challenge.deal.seed,
+        }
+        _audit(actor, AuditLog.Action.REMOVE_SEED, reason, challenge=challenge, details=details)
+        challenge.delete()
+
+
+def _lock_any_game(game_id: int) -> Game:
+    """Any player's game, locked until the transaction ends: for staff and the checks."""
+    try:
+        return (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("deal", "daily", "owner")
+            .get(pk=game_id)
+        )
+    except Game.DoesNotExist:
+        raise ApiError("not_found", "There is no such game.", 404) from None
+
+
+def _reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise ApiError("reason_required", "Say why: the reason goes into the audit log.")
+    return reason
+
+
+def _audit(
+    actor: AbstractBaseUser,
+    action: str,
+    reason: str,
+    *,
+    game: Game | None = None,
+    challenge: DailyChallenge | None = None,
+    details: dict[str, Any] | None = None,
+) -> AuditLog:
+    if game is not None:
+        target = f"game {game.pk} ({game.deal.variant}, {game.owner.get_username()})"
+    elif challenge is not None:
+        target = f"daily challenge {challenge.date} {challenge.variant}"
+    else:
+        target = ""
+    return AuditLog.objects.create(
+        actor=actor,
+        actor_name=actor.get_username(),
+        action=action,
+        target=target,
+        game=game,
+        daily=challenge,
+        reason=reason,
+        details=details or {},
+    )

@@ -35,4 +35,9 @@ urlpatterns = [
         views.AlltimeLeaderboardView.as_view(),
         name="leaderboard-alltime",
     ),
+    path(
+        "staff/games/<int:game_id>/review/",
+        views.StaffGameReviewView.as_view(),
+        name="staff-game-review",
+    ),
 ]

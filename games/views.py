@@ -8,7 +8,7 @@ from typing import Any
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAdminUser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -35,6 +35,7 @@ from games.serializers import (
     StatsSerializer,
     VariantSerializer,
 )
+from games.staff_serializers import StaffReviewSerializer
 
 ERRORS = {400: ApiErrorSerializer, 404: ApiErrorSerializer, 409: ApiErrorSerializer}
 
@@ -295,3 +296,28 @@ class AlltimeLeaderboardView(APIView):
     def get(self, request: Request, variant: str) -> Response:
         page = valid(PageQuery, request.query_params)["page"]
         return Response(selectors.alltime_leaderboard(known_variant(variant), page=page))
+
+
+# -- staff -----------------------------------------------------------------------------------
+
+
+class StaffGameReviewView(APIView):
+    """Any game as staff review it: hidden cards included, so staff only."""
+
+    permission_classes = [IsAdminUser]
+
+    @extend_schema(
+        summary="Staff: review a game (every card at a step, timed history, flags, verification)",
+        operation_id="staff_games_review",
+        parameters=[ReplayQuery],
+        responses={
+            200: StaffReviewSerializer,
+            400: ApiErrorSerializer,
+            403: ApiErrorSerializer,
+            404: ApiErrorSerializer,
+        },
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.staff_game(game_id)
+        step = valid(ReplayQuery, request.query_params).get("step", game.move_number)
+        return Response(selectors.staff_review(game, step))

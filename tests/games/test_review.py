@@ -1,0 +1,516 @@
+"""Staff review of games in the admin: every model's pages, the step-through review with every
+card showing, verification of histories and snapshots, the staff API, the read-only histories
+and audit log, and the audited staff actions. Players reach none of it."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.core.management import CommandError, call_command
+from django.test import Client
+
+from games import daily, services
+from games.models import AuditLog, DailyChallenge, Deal, Game, GameFlag, Move
+from games.rules import get_variant
+from tests.games.helpers import assert_error, client_for, make_user, replay
+
+pytestmark = pytest.mark.django_db
+
+GFD = "grounds-for-divorce"  # face-down cards in the tableau and a 54-card stock
+
+
+@pytest.fixture
+def staff(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_superuser("referee", "ref@example.org", "pw")
+
+
+@pytest.fixture
+def staff_client(staff: Any) -> Client:
+    client = Client()
+    client.force_login(staff)
+    return client
+
+
+@pytest.fixture
+def player() -> Any:
+    return make_user("alice")
+
+
+@pytest.fixture
+def player_client(player: Any) -> Client:
+    client = Client()
+    client.force_login(player)
+    return client
+
+
+def play_moves(user: Any, slug: str, seed: int | None, count: int) -> Game:
+    """A game played ``count`` moves through the service (the first legal move each time)."""
+    outcome = services.create_game(user=user, variant_slug=slug, seed=seed)
+    for _ in range(count):
+        move = outcome.variant.legal_moves(outcome.state)[0]
+        outcome = services.play_move(user=user, game_id=outcome.game.pk, move=move.to_json())
+    return Game.objects.select_related("deal").get(pk=outcome.game.pk)
+
+
+@pytest.fixture
+def game(player: Any) -> Game:
+    return play_moves(player, GFD, 3, 5)
+
+
+def review_url(game_id: int, **params: Any) -> str:
+    query = "&".join(f"{key}={value}" for key, value in params.items())
+    return f"/admin/games/game/{game_id}/review/" + (f"?{query}" if query else "")
+
+
+def hidden_cards(state: dict[str, Any]) -> int:
+    return sum(pile["face_down"] for pile in state["piles"].values())
+
+
+SUITS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+CARD = re.compile(r'<span class="rv-card( rv-red)?( rv-down)?" title="[^"]*">([^<]*)</span>')
+PILE = re.compile(r'data-pile="([^"]+)"(.*?)</div>\s*</div>', re.S)
+
+
+def drawn_boards(html: str) -> list[dict[str, list[tuple[str, bool]]]]:
+    """Each board on the page: pile id -> its cards as drawn (rank and suit, face down?)."""
+    boards = []
+    for chunk in html.split('<div class="rv-board">')[1:]:
+        piles = {}
+        for pile_id, body in PILE.findall(chunk):
+            if pile_id in piles:
+                break
+            piles[pile_id] = [(text, bool(down)) for _, down, text in CARD.findall(body)]
+        boards.append(piles)
+    return boards
+
+
+def expected_board(state: dict[str, Any]) -> dict[str, list[tuple[str, bool]]]:
+    return {
+        pile_id: [
+            (code[:-1].replace("T", "10") + SUITS[code[-1]], i < pile["face_down"])
+            for i, code in enumerate(pile["cards"])
+        ]
+        for pile_id, pile in state["piles"].items()
+    }
+
+
+def full_state(game: Game, step: int) -> dict[str, Any]:
+    from games.history import line_of_play
+
+    variant = get_variant(game.deal.variant)
+    entries = list(game.moves.order_by("number").values_list("payload", flat=True))[:step]
+    return variant.state_to_json(line_of_play(variant, game.deal.seed, entries)[-1])
+
+
+# -- the admin's pages ------------------------------------------------------------------------
+
+
+def test_every_models_changelist_and_change_page_render_for_staff(
+    staff_client: Client, staff: Any, game: Game
+) -> None:
+    tomorrow = daily.today() + dt.timedelta(days=1)
+    challenge = services.daily_challenge(tomorrow, "gold-mine")
+    flag = services.flag_game(actor=staff, game_id=game.pk, reason="looks odd")
+    entry = AuditLog.objects.get()
+    move = game.moves.get(number=1)
+    pages = {
+        "auth/user": game.owner.pk,
+        "games/deal": game.deal.pk,
+        "games/dailychallenge": challenge.pk,
+        "games/game": game.pk,
+        "games/move": move.pk,
+        "games/gameflag": flag.pk,
+        "games/auditlog": entry.pk,
+    }
+    for model, pk in pages.items():
+        listing = staff_client.get(f"/admin/{model}/")
+        assert listing.status_code == 200, (model, listing.content[:500])
+        page = staff_client.get(f"/admin/{model}/{pk}/change/")
+        assert page.status_code == 200, (model, page.content[:500])
+    # The game's page shows its history inline, read-only, and links to the review.
+    page = staff_client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    assert "Moves" in page and review_url(game.pk) in page
+    assert 'name="moves-0-payload"' not in page, "no editable history field"
+
+
+def test_game_list_columns_filters_and_search(
+    staff_client: Client, staff: Any, game: Game, player: Any
+) -> None:
+    other = play_moves(make_user("bob"), "gold-mine", 77, 2)
+    services.flag_game(actor=staff, game_id=other.pk, reason="check")
+    listing = staff_client.get("/admin/games/game/").content.decode()
+    for column in ("player", "seed", "status", "moves", "time", "ranked", "flagged", "excluded"):
+        assert column in listing.lower()
+
+    def ids(**params: Any) -> set[int]:
+        response = staff_client.get("/admin/games/game/", params)
+        assert response.status_code == 200, response.content[:500]
+        return {row.pk for row in response.context["cl"].result_list}
+
+    assert ids(q="alice") == {game.pk}
+    assert ids(q="77") == {other.pk}, "search by seed"
+    assert ids(flagged="yes") == {other.pk}
+    assert ids(flagged="no") == {game.pk}
+    assert ids(open_flag="staff") == {other.pk}
+    assert ids(deal__variant__exact="gold-mine") == {other.pk}
+    assert ids(status__exact="playing", ranked__exact="0") == {game.pk, other.pk}
+    assert ids(owner__id__exact=player.pk) == {game.pk}, "the user list links here"
+    users = staff_client.get("/admin/auth/user/")
+    assert b"games" in users.content
+
+
+def test_a_game_cannot_be_added_changed_or_deleted_in_the_admin(
+    staff_client: Client, game: Game
+) -> None:
+    before = Game.objects.filter(pk=game.pk).values().get()
+    assert staff_client.get("/admin/games/game/add/").status_code == 403
+    response = staff_client.post(
+        f"/admin/games/game/{game.pk}/change/", {"excluded": "on", "status": "won"}
+    )
+    assert response.status_code == 403
+    assert staff_client.post(f"/admin/games/game/{game.pk}/delete/").status_code == 403
+    assert Game.objects.filter(pk=game.pk).values().get() == before
+
+
+def test_a_history_is_not_editable_by_anyone(staff_client: Client, game: Game) -> None:
+    move = game.moves.get(number=2)
+    before = (move.payload, move.events, move.received_at)
+    forged = {"payload": '{"type": "deal"}', "events": "[]", "number": "2", "game": game.pk}
+    assert staff_client.post(f"/admin/games/move/{move.pk}/change/", forged).status_code == 403
+    assert staff_client.get("/admin/games/move/add/").status_code == 403
+    assert staff_client.post("/admin/games/move/add/", forged).status_code == 403
+    assert staff_client.post(f"/admin/games/move/{move.pk}/delete/").status_code == 403
+    listing = staff_client.post(
+        "/admin/games/move/", {"action": "delete_selected", "_selected_action": [move.pk]}
+    )
+    assert Move.objects.filter(pk=move.pk).exists(), listing.status_code
+    move.refresh_from_db()
+    assert (move.payload, move.events, move.received_at) == before
+    assert game.moves.count() == 5
+
+
+def test_the_audit_log_is_not_editable_by_anyone(
+    staff_client: Client, staff: Any, game: Game
+) -> None:
+    services.flag_game(actor=staff, game_id=game.pk, reason="original reason")
+    entry = AuditLog.objects.get()
+    response = staff_client.post(
+        f"/admin/games/auditlog/{entry.pk}/change/",
+        {"reason": "rewritten", "action": "unflag", "actor_name": "someone"},
+    )
+    assert response.status_code == 403
+    assert staff_client.post("/admin/games/auditlog/add/", {"reason": "x"}).status_code == 403
+    assert staff_client.post(f"/admin/games/auditlog/{entry.pk}/delete/").status_code == 403
+    entry.refresh_from_db()
+    assert (entry.reason, entry.action, entry.actor_name) == ("original reason", "flag", "referee")
+    # Not through the model either.
+    entry.reason = "rewritten"
+    with pytest.raises(ValueError, match="never changed"):
+        entry.save()
+    with pytest.raises(ValueError, match="never deleted"):
+        entry.delete()
+    # Flags change only through the audited actions.
+    flag = GameFlag.objects.get()
+    assert staff_client.post(f"/admin/games/gameflag/{flag.pk}/change/", {}).status_code == 403
+
+
+# -- the review page --------------------------------------------------------------------------
+
+
+def test_the_review_shows_every_card_before_and_after_the_selected_move(
+    staff_client: Client, game: Game
+) -> None:
+    response = staff_client.get(review_url(game.pk, step=3))
+    assert response.status_code == 200
+    page = response.content.decode()
+    before, after = full_state(game, 2), full_state(game, 3)
+    assert "Before move 3" in page and "After move 3" in page
+    # Every card of both boards, in order, face-down ones (the stock too) marked but shown.
+    assert drawn_boards(page) == [expected_board(before), expected_board(after)]
+    assert hidden_cards(before) > 50
+    assert page.count("(face down)") == hidden_cards(before) + hidden_cards(after)
+    move = game.moves.get(number=3)
+    assert f"{move.received_at:%H:%M:%S}" in page, "each move's time"
+    assert "after the one before" in page, "the time since the move before"
+    for number in range(6):
+        assert f'data-row="{number}"' in page, "the whole move list"
+
+
+def test_the_review_steps_through_the_history(staff_client: Client, game: Game) -> None:
+    deal = staff_client.get(review_url(game.pk, step=0)).content.decode()
+    assert "The deal" in deal and "Before move" not in deal
+    assert drawn_boards(deal) == [expected_board(full_state(game, 0))]
+    # The script fetches a step alone: the fragment, not the page.
+    fragment = staff_client.get(review_url(game.pk, step=4, partial=1))
+    assert fragment.status_code == 200
+    text = fragment.content.decode()
+    assert 'id="rv-step" data-step="4"' in text and "<html" not in text
+    assert "Move 4" in text and "Engine events" in text
+    # Out of range: the nearest step.
+    assert 'data-step="5"' in staff_client.get(review_url(game.pk, step=99)).content.decode()
+
+
+def test_the_review_shows_the_engines_events(staff_client: Client, player: Any) -> None:
+    gold = play_moves(player, "gold-mine", 5, 0)
+    services.play_move(user=player, game_id=gold.pk, move={"type": "deal"})
+    page = staff_client.get(review_url(gold.pk, step=1)).content.decode()
+    assert "<code>deal</code>" in page
+    events = Move.objects.get(game=gold, number=1).events
+    for event in events:
+        assert event["type"] in page
+
+
+def test_a_players_replay_of_an_unfinished_game_never_shows_hidden_cards(
+    player: Any, player_client: Client, staff: Any
+) -> None:
+    game = play_moves(player, GFD, None, 5)  # a deal the player did not choose
+    api = client_for(player)
+    for step in range(game.move_number + 1):
+        state = replay(api, game.pk, step)["state"]
+        for pile in state["piles"].values():
+            assert pile["cards"][: pile["face_down"]] == [None] * pile["face_down"]
+        assert state["seed"] is None
+    # Staff see it all, the same game at the same time.
+    staff_view = client_for(staff).get(f"/api/staff/games/{game.pk}/review/").json()
+    assert staff_view["after"] == game.state and staff_view["game"]["seed"] == game.deal.seed
+    # And the staff pages are closed to the player.
+    response = player_client.get(review_url(game.pk, step=0))
+    assert response.status_code == 302 and "/admin/login/" in response["Location"]
+    assert_error(api.get(f"/api/staff/games/{game.pk}/review/"), 403, "permission_denied")
+
+
+# -- verification -----------------------------------------------------------------------------
+
+
+def test_verify_passes_a_game_played_through_the_service(staff_client: Client, game: Game) -> None:
+    page = staff_client.get(review_url(game.pk, verify=1)).content.decode()
+    assert "replays and matches the stored snapshot" in page
+
+
+def test_verify_points_at_a_move_edited_in_the_database(staff_client: Client, game: Game) -> None:
+    Move.objects.filter(game=game, number=3).update(
+        payload={"type": "move", "from": "tableau:0", "to": "tableau:0", "count": 1}
+    )
+    page = staff_client.get(review_url(game.pk, verify=1)).content.decode()
+    assert "step 3 does not replay" in page
+    assert "?step=3&amp;verify=1" in page, "a link to the first bad step"
+    # The review still shows the history up to the break, and says where it stops.
+    assert "Before move 2" in staff_client.get(review_url(game.pk, step=2)).content.decode()
+    broken = staff_client.get(review_url(game.pk, step=3)).content.decode()
+    assert "does not replay from step 3" in broken and "Before move 3" in broken
+    assert "After move 3" not in broken
+    with pytest.raises(CommandError):
+        call_command("verify_games", game.pk)
+
+
+def test_verify_points_at_a_legal_move_swapped_in_the_database(
+    staff_client: Client, player: Any
+) -> None:
+    castle = play_moves(player, "selective-castle", 9, 4)
+    variant = get_variant("selective-castle")
+    before = variant.state_from_json(full_state(castle, 1))
+    played = castle.moves.get(number=2).payload
+    other = next(m.to_json() for m in variant.legal_moves(before) if m.to_json() != played)
+    Move.objects.filter(game=castle, number=2).update(payload=other)
+    from games.selectors import verification
+
+    check = verification(Game.objects.get(pk=castle.pk))
+    assert not check.ok and check.step is not None
+    assert "does not replay" in check.problem or "snapshot differs" in check.problem
+
+
+def test_verify_catches_a_tampered_snapshot(staff_client: Client, game: Game) -> None:
+    state = game.state
+    state["piles"]["tableau:0"]["cards"].reverse()
+    Game.objects.filter(pk=game.pk).update(state=state)
+    page = staff_client.get(review_url(game.pk, verify=1)).content.decode()
+    assert "the stored snapshot differs from the replay of the history (piles tableau:0" in page
+    assert "The stored snapshot" in page
+
+
+def test_verify_catches_tampered_counts_of_a_ranked_attempt(
+    staff_client: Client, player: Any, game: Game
+) -> None:
+    # The leaderboards rank by these columns: a ranked attempt's must match the replay too.
+    attempt = services.start_daily_attempt(
+        user=player, date=daily.today(), variant_slug="gold-mine"
+    ).game
+    services.play_move(user=player, game_id=attempt.pk, move={"type": "deal"})
+    Game.objects.filter(pk=attempt.pk).update(board_moves=0)
+    page = staff_client.get(review_url(attempt.pk, verify=1)).content.decode()
+    assert "the stored board_moves is 0, the replay says 1" in page
+    # A casual game is ranked by nothing (and older ones predate the columns).
+    Game.objects.filter(pk=game.pk).update(board_moves=0, cards_home=0)
+    page = staff_client.get(review_url(game.pk, verify=1)).content.decode()
+    assert "replays and matches" in page
+
+
+# -- the staff API ----------------------------------------------------------------------------
+
+
+def test_the_staff_api_reviews_any_game_with_every_card(staff: Any, game: Game) -> None:
+    api = client_for(staff)
+    response = api.get(f"/api/staff/games/{game.pk}/review/", {"step": 2})
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["step"] == 2 and body["game"]["owner"] == "alice"
+    assert body["game"]["seed"] == 3, "staff see the seed of a game in play"
+    assert body["before"] == full_state(game, 1) and body["after"] == full_state(game, 2)
+    assert None not in body["after"]["piles"]["stock"]["cards"]
+    assert body["entry"]["number"] == 2 and body["entry"]["gap_ms"] >= 0
+    assert [e["number"] for e in body["timeline"]] == [1, 2, 3, 4, 5]
+    assert body["verification"] == {"ok": True, "step": None, "problem": None}
+    assert body["flags"] == [] and body["game"]["flagged"] is False
+    assert_error(api.get("/api/staff/games/999999/review/"), 404, "not_found")
+    assert_error(api.get(f"/api/staff/games/{game.pk}/review/", {"step": 9}), 400, "invalid_step")
+
+
+def test_the_staff_api_refuses_players_and_strangers(game: Game, player: Any) -> None:
+    url = f"/api/staff/games/{game.pk}/review/"
+    assert_error(client_for(player).get(url), 403, "permission_denied")
+    assert_error(client_for().get(url), 403, "permission_denied")
+    from rest_framework.test import APIClient
+
+    assert_error(APIClient().get(url), 401, "not_authenticated")
+
+
+# -- staff actions, audited -------------------------------------------------------------------
+
+
+def moderate(client: Client, game_id: int, action: str, reason: str = "because") -> Any:
+    return client.post(
+        f"/admin/games/game/{game_id}/moderate/", {"action": action, "reason": reason}
+    )
+
+
+def test_staff_flag_and_unflag_a_game_with_a_reason_and_both_are_audited(
+    staff_client: Client, staff: Any, game: Game
+) -> None:
+    response = moderate(staff_client, game.pk, "flag", "moves look scripted")
+    assert response.status_code == 302 and response["Location"] == review_url(game.pk)
+    flag = GameFlag.objects.get(game=game)
+    assert (flag.reason, flag.detail, flag.automatic, flag.created_by) == (
+        "staff", "moves look scripted", False, staff
+    )  # fmt: skip
+    page = staff_client.get(review_url(game.pk)).content.decode()
+    assert "moves look scripted" in page and "Unflag" in page
+
+    moderate(staff_client, game.pk, "unflag", "talked to the player: a fast mouse")
+    flag.refresh_from_db()
+    assert flag.cleared_at is not None and flag.cleared_by == staff
+    assert flag.cleared_reason == "talked to the player: a fast mouse"
+    log = list(AuditLog.objects.order_by("pk").values("actor", "actor_name", "action", "reason"))
+    assert log == [
+        {"actor": staff.pk, "actor_name": "referee", "action": "flag",
+         "reason": "moves look scripted"},
+        {"actor": staff.pk, "actor_name": "referee", "action": "unflag",
+         "reason": "talked to the player: a fast mouse"},
+    ]  # fmt: skip
+    entry = AuditLog.objects.first()
+    assert entry.game == game and entry.target == f"game {game.pk} ({GFD}, alice)"
+    assert entry.created_at is not None
+    audit_page = staff_client.get("/admin/games/auditlog/").content.decode()
+    assert "moves look scripted" in audit_page and "referee" in audit_page
+
+
+def test_a_staff_action_needs_a_reason_and_changes_nothing_without_one(
+    staff_client: Client, game: Game
+) -> None:
+    response = moderate(staff_client, game.pk, "flag", "   ")
+    assert response.status_code == 302
+    assert not GameFlag.objects.exists() and not AuditLog.objects.exists()
+    messages = [str(m) for m in staff_client.get(review_url(game.pk)).context["messages"]]
+    assert any("say why" in m for m in messages)
+    moderate(staff_client, game.pk, "unflag")  # nothing to clear
+    moderate(staff_client, game.pk, "exclude")  # a casual game is on no leaderboard
+    assert not AuditLog.objects.exists()
+    assert Game.objects.get(pk=game.pk).excluded is False
+
+
+def test_staff_set_and_remove_a_days_seed_and_both_are_audited(
+    staff_client: Client, staff: Any
+) -> None:
+    tomorrow = daily.today() + dt.timedelta(days=1)
+    response = staff_client.post(
+        "/admin/games/dailychallenge/add/",
+        {"date": tomorrow.isoformat(), "variant": "gold-mine", "seed": "1234",
+         "reason": "anniversary deal"},
+    )  # fmt: skip
+    assert response.status_code == 302, response.content[:2000]
+    challenge = DailyChallenge.objects.get(date=tomorrow, variant="gold-mine")
+    response = staff_client.post(
+        f"/admin/games/dailychallenge/{challenge.pk}/change/",
+        {"date": tomorrow.isoformat(), "variant": "gold-mine", "seed": "99", "reason": "typo"},
+    )
+    assert response.status_code == 302, response.content[:2000]
+    assert Deal.objects.get(daily_challenges=challenge).seed == 99
+    staff_client.post(f"/admin/games/dailychallenge/{challenge.pk}/delete/", {"post": "yes"})
+    assert not DailyChallenge.objects.filter(pk=challenge.pk).exists()
+    log = list(AuditLog.objects.order_by("pk"))
+    assert [e.action for e in log] == ["set_seed", "set_seed", "remove_seed"]
+    assert all(e.actor == staff and e.actor_name == "referee" for e in log)
+    assert log[0].reason == "anniversary deal" and log[1].reason == "typo"
+    assert log[0].details == {"date": tomorrow.isoformat(), "variant": "gold-mine", "seed": 1234}
+    assert log[1].details["previous"]["seed"] == 1234 and log[1].details["seed"] == 99
+    assert log[2].details["seed"] == 99
+    assert log[0].target == f"daily challenge {tomorrow} gold-mine"
+
+
+# -- who gets in ------------------------------------------------------------------------------
+
+
+ADMIN_PAGES = [
+    "/admin/",
+    "/admin/auth/user/",
+    "/admin/games/deal/",
+    "/admin/games/dailychallenge/",
+    "/admin/games/game/",
+    "/admin/games/move/",
+    "/admin/games/gameflag/",
+    "/admin/games/auditlog/",
+]
+
+
+def test_players_and_strangers_reach_no_admin_or_review_page(
+    player_client: Client, game: Game
+) -> None:
+    pages = [
+        *ADMIN_PAGES,
+        f"/admin/games/game/{game.pk}/change/",
+        review_url(game.pk),
+        review_url(game.pk, step=1, partial=1),
+    ]
+    for client in (player_client, Client()):
+        for url in pages:
+            response = client.get(url)
+            assert response.status_code == 302, url
+            assert response["Location"].startswith("/admin/login/"), url
+            assert b"face down" not in response.content
+        for action in ("flag", "exclude"):
+            response = moderate(client, game.pk, action)
+            assert response.status_code == 302 and "/admin/login/" in response["Location"]
+    assert not GameFlag.objects.exists() and not AuditLog.objects.exists()
+
+
+def test_staff_without_permissions_cannot_review_or_act(django_user_model: Any, game: Game) -> None:
+    helper = django_user_model.objects.create_user("helper", password="pw", is_staff=True)
+    client = Client()
+    client.force_login(helper)
+    assert client.get(review_url(game.pk)).status_code == 403
+    assert moderate(client, game.pk, "flag").status_code == 403
+    # Viewing is not acting: the review opens, the actions do not.
+    helper.user_permissions.add(Permission.objects.get(codename="view_game"))
+    helper = django_user_model.objects.get(pk=helper.pk)
+    client.force_login(helper)
+    page = client.get(review_url(game.pk))
+    assert page.status_code == 200 and b"Staff actions" not in page.content
+    assert moderate(client, game.pk, "flag").status_code == 403
+    assert not GameFlag.objects.exists()
+
+
+def test_the_review_of_a_missing_game_is_404(staff_client: Client) -> None:
+    assert staff_client.get(review_url(424242)).status_code == 404
