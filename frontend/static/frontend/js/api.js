@@ -1,0 +1,156 @@
+// The one door to the server: JSON over /api/… and websockets over /ws/….
+// Every page goes through api() so errors, CSRF and retries are handled the same way.
+
+/** An error answer: `status` (0 when the server could not be reached), the API's stable
+ * `code`, its `message` for people, `fields` for validation errors. Any other member of the
+ * error body (`move_number` of a stale move, `game_id` of an existing attempt) is copied onto
+ * the error too, and the whole body is `details`. */
+export class ApiError extends Error {
+  constructor(status, code, message, fields = null, details = {}) {
+    super(message);
+    this.name = "ApiError";
+    Object.assign(this, details);
+    this.status = status;
+    this.code = code;
+    this.message = message;
+    this.fields = fields;
+    this.details = details;
+  }
+}
+
+const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
+const NETWORK_MESSAGE = "Could not reach the server. Check your connection and try again.";
+
+function cookie(name) {
+  const entry = document.cookie.split("; ").find((part) => part.startsWith(`${name}=`));
+  return entry ? decodeURIComponent(entry.slice(name.length + 1)) : null;
+}
+
+// Read on every write: signing in rotates the token, so a cached one would go stale.
+async function csrfToken() {
+  if (!cookie("csrftoken")) await fetch("/api/auth/csrf/", { credentials: "same-origin" });
+  return cookie("csrftoken");
+}
+
+// crypto.randomUUID needs a secure context; getRandomValues works on plain http too.
+function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * api("POST", "/api/games/", {variant: "gold-mine"}, {idempotent: true}) → the parsed JSON
+ * (null for an empty answer). Throws ApiError. An idempotent request carries an
+ * Idempotency-Key and is retried with the same key when the network fails, so the server acts
+ * once however many times it arrives.
+ */
+export async function api(method, path, body, { idempotent = false } = {}) {
+  method = method.toUpperCase();
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (!SAFE.has(method)) headers["X-CSRFToken"] = (await csrfToken()) || "";
+  if (idempotent) headers["Idempotency-Key"] = newKey();
+  const init = {
+    method,
+    headers,
+    credentials: "same-origin",
+    body: body === undefined ? undefined : JSON.stringify(body),
+  };
+
+  let response;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      response = await fetch(path, init);
+      break;
+    } catch {
+      if (!idempotent && !SAFE.has(method)) throw new ApiError(0, "network_error", NETWORK_MESSAGE);
+      if (attempt >= 2) throw new ApiError(0, "network_error", NETWORK_MESSAGE);
+      await pause(400 * 2 ** attempt);
+    }
+  }
+
+  const text = await response.text();
+  let data = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+  if (!response.ok) {
+    const error = (data && typeof data.error === "object" && data.error) || {};
+    throw new ApiError(
+      response.status,
+      error.code || `http_${response.status}`,
+      error.message || response.statusText || "The request failed.",
+      error.fields || null,
+      error,
+    );
+  }
+  return data;
+}
+
+/**
+ * socket("/ws/games/7/", onMessage) — or socket(() => path, …) to build the path afresh on each
+ * (re)connection, e.g. with ?since= the last version seen. Reconnects with backoff (up to 30 s),
+ * except after the server's own refusals (4401 not signed in, 4403, 4404 no such thing, 4429
+ * flooding), which would only repeat. Returns {close(), send(obj), get open()}.
+ * Options: onOpen(), onClose(code) — e.g. to show a "live"/"offline" indicator.
+ */
+export function socket(path, onMessage, { onOpen, onClose } = {}) {
+  const FINAL = new Set([4401, 4403, 4404, 4429]);
+  let ws = null;
+  let closed = false;
+  let delay = 500;
+  let retry = null;
+  let keepAlive = null;
+
+  function connect() {
+    const where = typeof path === "function" ? path() : path;
+    const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+    ws = new WebSocket(`${scheme}//${window.location.host}${where}`);
+    ws.addEventListener("open", () => {
+      delay = 500;
+      // A rare ping keeps proxies from dropping an idle connection (well under the flood limit).
+      keepAlive = setInterval(() => send({ type: "ping" }), 25000);
+      onOpen?.();
+    });
+    ws.addEventListener("message", (event) => {
+      let data;
+      try {
+        data = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (data && data.type !== "pong") onMessage(data);
+    });
+    ws.addEventListener("close", (event) => {
+      clearInterval(keepAlive);
+      onClose?.(event.code);
+      if (closed || FINAL.has(event.code)) return;
+      retry = setTimeout(connect, delay + Math.random() * 250);
+      delay = Math.min(delay * 2, 30000);
+    });
+  }
+
+  function send(message) {
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+  }
+
+  connect();
+  return {
+    send,
+    close() {
+      closed = true;
+      clearTimeout(retry);
+      clearInterval(keepAlive);
+      ws?.close();
+    },
+    get open() {
+      return ws?.readyState === WebSocket.OPEN;
+    },
+  };
+}

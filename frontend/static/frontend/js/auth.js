@@ -1,0 +1,184 @@
+// Sign in, sign up, change password, sign out: forms that post JSON to /api/auth/….
+// Errors are shown next to their field (error.fields) and, when they belong to no field
+// (wrong credentials, too many attempts, network), in the form's own message (#form-error).
+
+import { api } from "./api.js";
+import { errorText, say } from "./ui.js";
+
+/** A same-site path to go to after signing in; anything else (other sites, "//evil") → "/". */
+export function safeNext(value) {
+  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//")) return "/";
+  if (value.startsWith("/\\")) return "/";
+  try {
+    const url = new URL(value, window.location.origin);
+    if (url.origin !== window.location.origin) return "/";
+    // Going back to a sign-in page after signing in would only be confusing.
+    if (["/signin/", "/signup/"].includes(url.pathname)) return "/";
+    return url.pathname + url.search + url.hash;
+  } catch {
+    return "/";
+  }
+}
+
+function fieldError(form, name) {
+  return form.querySelector(`[data-error-for="${name}"]`);
+}
+
+function clearErrors(form) {
+  for (const node of form.querySelectorAll("[data-error-for]")) say(node, "");
+  for (const input of form.querySelectorAll("[aria-invalid]")) input.removeAttribute("aria-invalid");
+  say(form.querySelector(".form-error"), "");
+  say(form.querySelector(".form-status"), "");
+}
+
+/** Show messages per field; those for unknown fields join the form-level message. Returns the
+ * first invalid input, to focus. */
+function showErrors(form, fields, formMessage) {
+  const loose = formMessage ? [formMessage] : [];
+  let first = null;
+  for (const [name, messages] of Object.entries(fields || {})) {
+    const list = Array.isArray(messages) ? messages : [String(messages)];
+    const slot = fieldError(form, name);
+    const input = form.elements.namedItem(name);
+    if (!slot || !input) {
+      loose.push(...list);
+      continue;
+    }
+    say(slot, list.join(" "), "error");
+    input.setAttribute("aria-invalid", "true");
+    first ??= input;
+  }
+  if (loose.length) say(form.querySelector(".form-error"), loose.join(" "), "error");
+  return first;
+}
+
+/** Empty required fields and mismatched confirmations, checked before asking the server. */
+function localErrors(form) {
+  const fields = {};
+  for (const input of form.querySelectorAll("input[required]")) {
+    if (!input.value.trim()) fields[input.name] = [input.dataset.missing || "This field is required."];
+  }
+  for (const input of form.querySelectorAll("input[data-same-as]")) {
+    const other = form.elements.namedItem(input.dataset.sameAs);
+    if (input.value && other && input.value !== other.value && !fields[input.name]) {
+      fields[input.name] = ["The two passwords differ."];
+    }
+  }
+  return fields;
+}
+
+/**
+ * Wire a form: on submit, check it, post `body(form)` to `path`, then `onSuccess(result)`.
+ * Field names in the form match the API's field names, so server errors land next to them.
+ */
+function bindForm(form, { path, body, onSuccess }) {
+  const button = form.querySelector("button[type=submit]");
+  const idleLabel = button?.textContent;
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    const local = localErrors(form);
+    if (Object.keys(local).length) {
+      showErrors(form, local)?.focus();
+      return;
+    }
+    if (button) {
+      button.disabled = true;
+      button.textContent = button.dataset.busy || "Please wait…";
+    }
+    form.setAttribute("aria-busy", "true");
+    try {
+      const result = await api("POST", path, body(form));
+      await onSuccess(result);
+    } catch (error) {
+      const fields = { ...(error?.fields || {}) };
+      const general = fields.non_field_errors;
+      delete fields.non_field_errors;
+      const hasFields = Object.keys(fields).length > 0;
+      // A validation error's message repeats its first field message: show it only when no
+      // field carries it.
+      const message = general ? general.join(" ") : hasFields ? "" : errorText(error);
+      const first = showErrors(form, fields, message);
+      (first || form.querySelector(".form-error"))?.focus();
+    } finally {
+      form.removeAttribute("aria-busy");
+      if (button) {
+        button.disabled = false;
+        button.textContent = idleLabel;
+      }
+    }
+  });
+}
+
+const value = (form, name) => form.elements.namedItem(name)?.value ?? "";
+
+function initSignin(form) {
+  bindForm(form, {
+    path: "/api/auth/login/",
+    body: (f) => ({ username: value(f, "username").trim(), password: value(f, "password") }),
+    onSuccess: () => window.location.assign(safeNext(form.dataset.next)),
+  });
+}
+
+function initSignup(form) {
+  bindForm(form, {
+    path: "/api/auth/register/",
+    body: (f) => ({
+      username: value(f, "username").trim(),
+      email: value(f, "email").trim(),
+      password: value(f, "password"),
+    }),
+    onSuccess: () => window.location.assign(safeNext(form.dataset.next)),
+  });
+}
+
+function initPassword(form) {
+  bindForm(form, {
+    path: "/api/auth/password/",
+    body: (f) => ({ old_password: value(f, "old_password"), new_password: value(f, "new_password") }),
+    onSuccess: () => {
+      form.reset();
+      const status = form.querySelector(".form-status");
+      say(status, "Your password has been changed. Scripts using your API token need a new one.", "ok");
+    },
+  });
+}
+
+function initSignout(button) {
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      await api("POST", "/api/auth/logout/");
+      window.location.assign("/");
+    } catch (error) {
+      button.disabled = false;
+      say(document.getElementById("signout-error"), errorText(error), "error");
+    }
+  });
+}
+
+/** Rewrite links to the other auth page so they carry the same `next`. */
+function carryNext(form) {
+  const next = safeNext(form.dataset.next);
+  if (next === "/") return;
+  for (const link of document.querySelectorAll("a[data-carry-next]")) {
+    const url = new URL(link.href, window.location.origin);
+    url.searchParams.set("next", next);
+    link.href = url.pathname + url.search;
+  }
+}
+
+const forms = {
+  "signin-form": initSignin,
+  "signup-form": initSignup,
+  "password-form": initPassword,
+};
+for (const [id, init] of Object.entries(forms)) {
+  const form = document.getElementById(id);
+  if (form) {
+    init(form);
+    if (form.dataset.next !== undefined) carryNext(form);
+  }
+}
+const signout = document.getElementById("account-signout");
+if (signout) initSignout(signout);

@@ -1,0 +1,404 @@
+// Draws a game's piles as a solitaire table, laid out per game (`layouts`). It only draws:
+// what may move where is the server's business (legal_moves), and input.js handles the pointer
+// and the keyboard. Sizes are CSS variables (site.css: --cw card width, --ch card height)
+// computed from the board's width and the window's height; fanned piles are spaced here, in
+// px, so a long pile squeezes to fit instead of running off the screen.
+
+import { cardElement, cardName, rankLabel } from "./cards.js";
+
+// Grandfather's Clock: foundation:N stands at hour N (0 → 12 o'clock), and is complete when its
+// top card shows that hour (Queen = 12, Ace = 1, Jack = 11). Drawn only, never enforced here.
+export const HOURS = ["12", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"];
+const HOUR_RANKS = ["Q", "A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J"];
+
+const range = (n, make) => Array.from({ length: n }, (_, i) => make(i));
+const tableau = (n) => range(n, (i) => ({ pile: `tableau:${i}` }));
+const foundations = (n) => range(n, (i) => ({ pile: `foundation:${i}` }));
+
+/**
+ * Each game's table: rows of slots, left to right. A slot is a pile ({pile, span?: card
+ * widths}) or a spacer ({gap: card widths}); a clock row holds its foundations in a circle.
+ * `units` is the table's width in card widths (columns × 1.1 − 0.1, the gap being 0.1 card),
+ * `tall` its height to keep in view (cards shrink to fit a short window). Grandfather's Clock
+ * puts the clock beside the tableau on a wide board and above it on a narrow one (site.css).
+ */
+export const layouts = {
+  "gold-mine": {
+    units: 7.6,
+    tall: 5.6,
+    rows: [
+      { slots: [{ pile: "stock" }, { pile: "waste", span: 2, show: 3 }, ...foundations(4)] },
+      { slots: tableau(7), tableau: true },
+    ],
+    hint: () => "A",
+    opening: (id) => (id === "stock" ? [1, 0] : [0, 0]),
+  },
+  "grounds-for-divorce": {
+    units: 10.9,
+    tall: 5.8,
+    rows: [
+      { slots: [{ pile: "discard", span: 8 }, { gap: 1 }, { pile: "stock" }] },
+      { slots: tableau(10), tableau: true },
+    ],
+    opening: (id) => (id === "stock" ? [1, 0] : id.startsWith("tableau") ? [4, 1] : [0, 0]),
+  },
+  "selective-castle": {
+    units: 8.7,
+    tall: 6.2,
+    rows: [
+      { slots: foundations(4), justify: "center" },
+      { slots: tableau(8), tableau: true },
+    ],
+    hint: (state) => (state.base_rank ? rankLabel(state.base_rank) : ""),
+    opening: (id) => (id.startsWith("tableau") ? [0, Number(id.split(":")[1]) < 4 ? 7 : 6] : [0, 0]),
+  },
+  "grandfathers-clock": {
+    units: 8.7,
+    tall: 11.6,
+    rows: [{ clock: foundations(12) }, { slots: tableau(8), tableau: true }],
+    opening: (id) => (id.startsWith("tableau") ? [0, 5] : [0, 1]),
+  },
+  "blondes-and-brunettes": {
+    units: 9.8,
+    tall: 7.8,
+    rows: [
+      { slots: [{ pile: "stock" }, { pile: "waste" }, { gap: 1 }, { pile: "reserve", span: 6 }] },
+      { slots: foundations(8), justify: "center" },
+      { slots: tableau(9), tableau: true },
+    ],
+    hint: (state) => (state.base_rank ? rankLabel(state.base_rank) : ""),
+    opening: (id) =>
+      id === "stock" ? [1, 0] : id === "reserve" ? [0, 10] : id === "foundation:0" || id.startsWith("tableau") ? [0, 1] : [0, 0],
+  },
+};
+
+// The clock's ellipse, in card widths: wide enough that neighbouring hours never overlap.
+const CLOCK = { rx: 2.9, ry: 2.85, inner: 1.55 };
+
+const kindOf = (id) => id.split(":")[0];
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** "tableau:3" → "Tableau pile 4"; Grandfather's Clock's "foundation:0" → "12 o'clock foundation". */
+export function pileTitle(id, slug) {
+  const [kind, index] = id.split(":");
+  const n = Number(index);
+  switch (kind) {
+    case "tableau":
+      return `Tableau pile ${n + 1}`;
+    case "foundation":
+      return slug === "grandfathers-clock" ? `${HOURS[n]} o'clock foundation` : `Foundation ${n + 1}`;
+    default:
+      return kind.charAt(0).toUpperCase() + kind.slice(1);
+  }
+}
+
+function isComplete(id, cards, slug) {
+  if (kindOf(id) !== "foundation" || !cards.length) return false;
+  if (slug === "grandfathers-clock") return cards.at(-1)?.[0] === HOUR_RANKS[Number(id.split(":")[1])];
+  return cards.length === 13;
+}
+
+/** The pile's aria-label: "Tableau pile 4, 5 cards, 4 face down", "Stock, 24 cards",
+ * "Foundation 2, empty", "12 o'clock foundation, 4 cards, complete", "Discard, 26 cards, 2 runs". */
+export function pileLabel(id, pile, slug) {
+  const count = pile.cards.length;
+  const parts = [pileTitle(id, slug), count ? plural(count, "card") : "empty"];
+  if (pile.face_down && kindOf(id) !== "stock") parts.push(`${pile.face_down} face down`);
+  if (kindOf(id) === "discard" && count) parts.push(plural(Math.floor(count / 13), "run"));
+  if (isComplete(id, pile.cards, slug)) parts.push("complete");
+  return parts.join(", ");
+}
+
+function div(className, attrs = {}) {
+  const node = document.createElement("div");
+  node.className = className;
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
+  return node;
+}
+
+function slotSize(node, span) {
+  if (span && span !== 1) node.style.setProperty("--span", span);
+}
+
+/** A card of a pile: face up when its code may be shown (never a face-down card's, unless
+ * `reveal`, for a finished game's replay, where it is drawn face up but marked .revealed). */
+function drawCard(code, faceDown, reveal) {
+  if (faceDown && !(reveal && code)) return cardElement(null);
+  const card = cardElement(code);
+  if (faceDown) card.classList.add("revealed");
+  return card;
+}
+
+function drawPile(slot, pile, state, layout, slug, reveal) {
+  const id = slot.pile;
+  const kind = kindOf(id);
+  const cards = pile.cards;
+  const count = cards.length;
+  const node = div(`pile kind-${kind}`, {
+    "data-pile": id,
+    "data-kind": kind,
+    "data-count": count,
+    "data-face-down": pile.face_down || 0,
+    tabindex: "0",
+    role: "group",
+    "aria-label": pileLabel(id, pile, slug),
+  });
+  slotSize(node, slot.span);
+  if (!count) node.classList.add("empty");
+  const faceUp = cards.slice(pile.face_down || 0).filter(Boolean);
+
+  // What is drawn: a stock is one back and its count; a foundation, its top card; a waste
+  // its top cards fanned; a discard the top card (Ace) of each run; the rest every card.
+  let drawn = [];
+  if (kind === "stock") {
+    if (count) drawn = [cardElement(null)];
+    const badge = div("count", { "aria-hidden": "true" });
+    badge.textContent = String(count);
+    node.append(badge);
+  } else if (kind === "foundation") {
+    if (count) drawn = [drawCard(cards.at(-1), false, reveal)];
+    if (isComplete(id, cards, slug)) node.classList.add("complete");
+  } else if (kind === "waste") {
+    const shown = slot.show ?? 1;
+    drawn = cards.slice(-shown).map((code) => drawCard(code, false, reveal));
+    node.dataset.fan = "right";
+  } else if (kind === "discard") {
+    node.dataset.hint = "K\u2013A";
+    drawn = range(Math.floor(count / 13), (run) => drawCard(cards[run * 13 + 12], false, reveal));
+    node.dataset.fan = "right";
+    if (drawn.length) {
+      const badge = div("count runs", { "aria-hidden": "true" });
+      badge.textContent = plural(drawn.length, "run");
+      node.append(badge);
+    }
+  } else {
+    drawn = cards.map((code, i) => drawCard(code, i < (pile.face_down || 0), reveal));
+    node.dataset.fan = kind === "reserve" ? "right" : "down";
+  }
+  if (count > drawn.length && kind !== "stock" && kind !== "discard") node.classList.add("stacked");
+  node.prepend(...drawn);
+
+  // An empty pile's outline may say what starts it (the base rank; Gold Mine's Aces).
+  if (kind === "foundation" && !count && layout.hint) {
+    const hint = layout.hint(state);
+    if (hint) node.dataset.hint = hint;
+  }
+  const top = faceUp.at(-1);
+  if (kind === "tableau" && faceUp.length) {
+    node.setAttribute("aria-description", `Face up: ${faceUp.map(cardName).join(", ")}`);
+  } else if (top && kind !== "stock") {
+    node.setAttribute("aria-description", `Top card: ${cardName(top)}`);
+  } else if (kind === "foundation" && node.dataset.hint) {
+    node.setAttribute("aria-description", `Takes a card of rank ${node.dataset.hint} to start`);
+  }
+  return node;
+}
+
+function drawClock(slots, draw) {
+  const clock = div("clock");
+  const face = div("clock-face", { "aria-hidden": "true" });
+  clock.append(face);
+  slots.forEach((slot, i) => {
+    const angle = (i / 12) * 2 * Math.PI;
+    const [sin, cos] = [Math.sin(angle), Math.cos(angle)];
+    // Centre of hour i on the ellipse, less half a card: positions in card widths.
+    const pile = draw(slot);
+    pile.style.left = `calc(50% + var(--cw) * ${(CLOCK.rx * sin - 0.5).toFixed(3)})`;
+    pile.style.top = `calc(50% + var(--cw) * ${(-CLOCK.ry * cos - 0.7).toFixed(3)})`;
+    clock.append(pile);
+    // The dial's numeral, inside the ring of cards: the hour the foundation builds to.
+    const mark = div("hour-mark");
+    mark.textContent = HOURS[i];
+    mark.style.left = `calc(50% + var(--cw) * ${(CLOCK.inner * sin).toFixed(3)})`;
+    mark.style.top = `calc(50% + var(--cw) * ${(-CLOCK.inner * cos).toFixed(3)})`;
+    face.append(mark);
+  });
+  const done = clock.querySelectorAll(".pile.complete").length;
+  if (done) {
+    const centre = div("clock-centre");
+    centre.textContent = `${done}/12`;
+    face.append(centre);
+  }
+  return clock;
+}
+
+function variantPiles(variant, state) {
+  return variant?.piles?.map((p) => p.id) ?? Object.keys(state.piles);
+}
+
+/** The layout's rows, plus a row for any pile of the variant the layout does not place. */
+function rowsFor(layout, ids) {
+  const placed = new Set(
+    layout.rows.flatMap((row) => (row.clock ?? row.slots).filter((s) => s.pile).map((s) => s.pile)),
+  );
+  const rest = ids.filter((id) => !placed.has(id)).map((pile) => ({ pile }));
+  return rest.length ? [...layout.rows, { slots: rest }] : layout.rows;
+}
+
+/** The table: its rows of piles (each drawn by `draw(slot)`), spacers and clock. */
+function buildTable(slug, layout, ids, draw) {
+  const table = div(`tabletop v-${slug}`);
+  table.style.setProperty("--units", layout.units);
+  table.style.setProperty("--tall", layout.tall);
+  for (const row of rowsFor(layout, ids)) {
+    if (row.clock) {
+      table.append(drawClock(row.clock, draw));
+      continue;
+    }
+    const line = div(row.tableau ? "row tableau-row" : "row");
+    if (row.justify) line.style.justifyContent = row.justify;
+    for (const slot of row.slots) {
+      if (slot.gap) {
+        const spacer = div("spacer", { "aria-hidden": "true" });
+        slotSize(spacer, slot.gap);
+        line.append(spacer);
+      } else if (ids.includes(slot.pile)) {
+        line.append(draw(slot));
+      }
+    }
+    table.append(line);
+  }
+  return table;
+}
+
+const FALLBACK = { units: 10.9, tall: 6, rows: [] };
+
+/**
+ * Draw `game` — a game representation from the API, or any object with a `state` (a replay
+ * step) — into `container` (the #board element), laid out for `variant` (an entry of
+ * /api/variants/). Sets data-variant, data-move-number and data-status on the container.
+ * `reveal`: draw face-down cards whose codes the state holds face up (finished games' replays).
+ */
+export function renderBoard(container, game, variant, { reveal = false } = {}) {
+  const state = game.state ?? game;
+  const slug = variant?.slug ?? state.variant ?? game.variant;
+  const layout = layouts[slug] ?? FALLBACK;
+  const ids = variantPiles(variant, state);
+  container.classList.add("board");
+  container.dataset.variant = slug;
+  container.dataset.moveNumber = String(game.move_number ?? state.move_number ?? 0);
+  container.dataset.status = game.status ?? "";
+
+  const empty = { cards: [], face_down: 0 };
+  const draw = (slot) => drawPile(slot, state.piles[slot.pile] ?? empty, state, layout, slug, reveal);
+  container.replaceChildren(buildTable(slug, layout, ids, draw));
+  watch(container);
+  fitFans(container);
+  return container;
+}
+
+// -- fanning: spacing in px, from the card size the CSS chose and the room left -------------
+
+const STEP = {
+  down: { faceDown: 0.16, faceUp: 0.36, minFaceDown: 0.07, minFaceUp: 0.22 }, // × card width
+  right: { max: 0.58, reserve: 0.62 },
+};
+
+function fanDown(pile, cw, room) {
+  const cards = [...pile.querySelectorAll(":scope > .card")];
+  if (!cards.length) {
+    pile.style.minHeight = "";
+    return;
+  }
+  const ch = cw * 1.4;
+  const backs = cards.filter((c) => c.classList.contains("face-down")).length;
+  const faces = cards.length - 1 - Math.min(backs, cards.length - 1);
+  let down = STEP.down.faceDown * cw;
+  let up = STEP.down.faceUp * cw;
+  const need = () => ch + backs * down + faces * up;
+  // Squeeze the backs first (nobody reads them), then the faces, never below an index's height.
+  if (need() > room && backs) down = Math.max(STEP.down.minFaceDown * cw, (room - ch - faces * up) / backs);
+  if (need() > room && faces) up = Math.max(STEP.down.minFaceUp * cw, (room - ch - backs * down) / faces);
+  let top = 0;
+  for (const card of cards) {
+    card.style.top = `${top.toFixed(1)}px`;
+    card.style.left = "";
+    top += card.classList.contains("face-down") ? down : up;
+  }
+  pile.style.minHeight = `${(need() + 2).toFixed(1)}px`;
+}
+
+function fanRight(pile, cw) {
+  const cards = [...pile.querySelectorAll(":scope > .card")];
+  const room = pile.clientWidth - cw;
+  const max = (pile.dataset.kind === "reserve" ? STEP.right.reserve : STEP.right.max) * cw;
+  const step = cards.length > 1 ? Math.max(0, Math.min(max, room / (cards.length - 1))) : 0;
+  cards.forEach((card, i) => {
+    card.style.left = `${(i * step).toFixed(1)}px`;
+    card.style.top = "";
+  });
+}
+
+/** Space the fanned piles of a drawn board for its current size (also on resize). */
+export function fitFans(container) {
+  const probe = container.querySelector(".pile[data-kind=tableau]") ?? container.querySelector(".pile");
+  const cw = probe?.offsetWidth;
+  if (!cw) return; // not displayed yet: the resize observer will call again
+  for (const pile of container.querySelectorAll(".pile[data-fan=right]")) fanRight(pile, cw);
+  const rows = container.querySelectorAll(".tableau-row");
+  for (const row of rows) {
+    // Room: down to the bottom of the window, but never less than a few cards' worth.
+    const top = row.getBoundingClientRect().top + window.scrollY;
+    const room = Math.max(window.innerHeight - top - 12, cw * 1.4 * 2.6);
+    for (const pile of row.querySelectorAll(".pile[data-fan=down]")) fanDown(pile, cw, room);
+  }
+}
+
+const watched = new WeakSet();
+
+function watch(container) {
+  if (watched.has(container)) return;
+  watched.add(container);
+  let width = 0;
+  let frame = 0;
+  const refit = () => {
+    cancelAnimationFrame(frame);
+    frame = requestAnimationFrame(() => fitFans(container));
+  };
+  new ResizeObserver((entries) => {
+    const now = entries[0].contentRect.width;
+    if (now !== width) {
+      width = now;
+      refit();
+    }
+  }).observe(container);
+  window.addEventListener("resize", refit);
+}
+
+// -- the lobby's miniatures --------------------------------------------------------------
+
+/**
+ * A small picture of a game's table: the same layout, each pile an outline, with backs and
+ * blank faces where the opening deal puts cards. Decorative (aria-hidden).
+ */
+export function renderMiniature(container, variant) {
+  const slug = variant.slug;
+  const layout = layouts[slug] ?? FALLBACK;
+  const ids = variantPiles(variant, { piles: {} });
+  container.classList.add("mini");
+  container.setAttribute("aria-hidden", "true");
+  let tint = 0;
+  const draw = (slot) => {
+    const kind = kindOf(slot.pile);
+    const node = div(`pile kind-${kind}`, { "data-kind": kind });
+    slotSize(node, slot.span);
+    const [backs, faces] = layout.opening?.(slot.pile) ?? [0, 0];
+    for (let i = 0; i < backs + faces; i += 1) {
+      const card = div(i < backs ? "card face-down" : `card blank ${tint++ % 2 ? "red" : "black"}`);
+      // Spacing in card widths, so the picture scales with its box.
+      const step = Math.min(i, backs) * 0.16 + Math.max(0, i - backs) * 0.3;
+      if (kind === "tableau") card.style.top = `calc(var(--cw) * ${step.toFixed(2)})`;
+      if (kind === "reserve") card.style.left = `calc(var(--cw) * ${(i * 0.55).toFixed(2)})`;
+      node.append(card);
+    }
+    if (!(backs + faces)) node.classList.add("empty");
+    const depth = Math.min(backs, backs + faces - 1) * 0.16 + Math.max(0, faces - 1) * 0.3;
+    if (kind === "tableau" && depth) node.style.minHeight = `calc(var(--ch) + var(--cw) * ${depth.toFixed(2)})`;
+    return node;
+  };
+  container.replaceChildren(buildTable(slug, layout, ids, draw));
+  return container;
+}

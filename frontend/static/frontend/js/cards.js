@@ -1,0 +1,79 @@
+// Playing cards drawn with CSS: a code such as "QH" (rank then suit, shared/RULES.md) becomes
+// a .card element; null becomes a face-down card that carries no code at all.
+
+// U+FE0E asks for the text form of ♥ and ♦, which some systems would draw as emoji.
+export const SUITS = {
+  C: { name: "clubs", symbol: "\u2663\uFE0E", red: false },
+  D: { name: "diamonds", symbol: "\u2666\uFE0E", red: true },
+  H: { name: "hearts", symbol: "\u2665\uFE0E", red: true },
+  S: { name: "spades", symbol: "\u2660\uFE0E", red: false },
+};
+
+export const RANKS = {
+  A: { name: "Ace", label: "A" },
+  2: { name: "2", label: "2" },
+  3: { name: "3", label: "3" },
+  4: { name: "4", label: "4" },
+  5: { name: "5", label: "5" },
+  6: { name: "6", label: "6" },
+  7: { name: "7", label: "7" },
+  8: { name: "8", label: "8" },
+  9: { name: "9", label: "9" },
+  T: { name: "10", label: "10" },
+  J: { name: "Jack", label: "J" },
+  Q: { name: "Queen", label: "Q" },
+  K: { name: "King", label: "K" },
+};
+
+export const isRed = (code) => Boolean(code && SUITS[code[1]]?.red);
+
+/** "QH" → "Queen of hearts", "TD" → "10 of diamonds", null → "Face-down card". */
+export function cardName(code) {
+  if (!code) return "Face-down card";
+  const rank = RANKS[code[0]];
+  const suit = SUITS[code[1]];
+  return rank && suit ? `${rank.name} of ${suit.name}` : code;
+}
+
+/** "T" → "10": how a rank is printed on a card. */
+export const rankLabel = (rank) => RANKS[rank]?.label ?? rank;
+
+function span(className, ...children) {
+  const node = document.createElement("span");
+  node.className = className;
+  node.append(...children);
+  return node;
+}
+
+/**
+ * A card element: <div class="card red" data-card="QH" aria-label="Queen of hearts">, with
+ * an index (rank and suit) in two corners and the suit large in the centre — the index is
+ * what shows when cards overlap. cardElement(null) is a back: class face-down, no data-card.
+ */
+export function cardElement(code) {
+  const card = document.createElement("div");
+  card.setAttribute("role", "img");
+  card.setAttribute("aria-label", cardName(code));
+  if (!code) {
+    card.className = "card face-down";
+    return card;
+  }
+  const rank = RANKS[code[0]];
+  const suit = SUITS[code[1]];
+  card.className = `card face-up ${suit?.red ? "red" : "black"}`;
+  card.dataset.card = code;
+  const label = rank?.label ?? code[0];
+  const symbol = suit?.symbol ?? code[1];
+  const index = () => span("index", span("rank", label), span("suit", symbol));
+  // Court cards get a framed letter, like the picture of a real court card.
+  const centre = "JQK".includes(code[0])
+    ? span("centre court", span("court-rank", label), span("court-suit", symbol))
+    : span("centre", symbol);
+  const corner = index();
+  const opposite = index();
+  corner.classList.add("top");
+  opposite.classList.add("bottom");
+  for (const part of [corner, centre, opposite]) part.setAttribute("aria-hidden", "true");
+  card.append(corner, centre, opposite);
+  return card;
+}

@@ -1,0 +1,83 @@
+// What a player can do with one daily challenge (daily.html and daily_board.html): start the
+// ranked attempt, go back to it, replay the deal for fun, or sign in first.
+
+import { api } from "./api.js";
+import { el, errorText, signedIn } from "./ui.js";
+
+const playUrl = (id) => `/play/${id}/`;
+
+async function startGame(path, button, report) {
+  button.disabled = true;
+  button.setAttribute("aria-busy", "true");
+  try {
+    const game = await api("POST", path, undefined, { idempotent: true });
+    window.location.assign(playUrl(game.id));
+  } catch (error) {
+    button.disabled = false;
+    button.removeAttribute("aria-busy");
+    if (error?.code === "attempt_exists") {
+      // Started in another tab: go to it.
+      const id = error.game_id ?? error.fields?.game_id;
+      if (id) {
+        window.location.assign(playUrl(id));
+        return;
+      }
+    }
+    report(errorText(error));
+  }
+}
+
+/** Whether "Replay for fun" is allowed: once the attempt is over, or the day has closed. */
+export function canReplay(challenge, day) {
+  if (!signedIn() || day.date > day.today) return false;
+  const attempt = challenge.your_attempt;
+  return !day.open || (attempt !== null && attempt.status !== "playing");
+}
+
+/**
+ * The buttons and links for one challenge. `day` is the /api/daily/ answer (date, today, open);
+ * `report(text)` shows an error. `ids` gives the controls ids (for the one-challenge page).
+ */
+export function challengeActions(challenge, day, report, { ids = false } = {}) {
+  const base = `/api/daily/${day.date}/${challenge.variant}`;
+  const id = (name) => (ids ? name : null);
+  const actions = el("div", { class: "actions" });
+  const attempt = challenge.your_attempt;
+  if (attempt) {
+    const playing = attempt.status === "playing";
+    actions.append(
+      el(
+        "a",
+        { class: `button${playing ? " primary" : ""}`, href: playUrl(attempt.game_id), id: id("continue-attempt") },
+        playing ? "Continue your attempt" : "See your attempt",
+      ),
+    );
+  } else if (challenge.can_attempt) {
+    const button = el(
+      "button",
+      { type: "button", class: "button primary start-attempt", id: id("start-attempt"), dataset: { variant: challenge.variant } },
+      "Start ranked attempt",
+    );
+    button.addEventListener("click", () => startGame(`${base}/attempt/`, button, report));
+    actions.append(button);
+  } else if (!signedIn() && day.open) {
+    const next = window.location.pathname + window.location.search;
+    actions.append(
+      el(
+        "a",
+        { class: "button primary", href: `/signin/?next=${encodeURIComponent(next)}`, id: id("signin-to-play") },
+        "Sign in to play",
+      ),
+    );
+  }
+  if (canReplay(challenge, day)) {
+    const button = el(
+      "button",
+      { type: "button", class: "button replay-daily", id: id("replay-daily"), dataset: { variant: challenge.variant } },
+      "Replay for fun",
+    );
+    button.addEventListener("click", () => startGame(`${base}/replay/`, button, report));
+    actions.append(button);
+  }
+  return actions;
+}

@@ -1,0 +1,305 @@
+// How a player moves cards on a drawn board (board.js): drag and drop with Pointer Events
+// (mouse, touch and pen alike), tap a card then a pile, double-click or double-tap to send a
+// card to a foundation, and the keyboard. Nothing here knows a rule: the highlights come from
+// the game's legal_moves, and any move the player insists on is sent for the engine to judge.
+
+const DRAG_THRESHOLD = 6; // px a press must travel before it becomes a drag rather than a tap
+const DOUBLE_TAP_MS = 400;
+const TYPING = new Set(["INPUT", "TEXTAREA", "SELECT"]);
+
+const pileName = (pile) => pile.getAttribute("aria-label")?.split(",")[0] ?? pile.dataset.pile;
+const cardsOf = (pile) => [...pile.querySelectorAll(":scope > .card")];
+const isFaceUp = (card) => Boolean(card) && !card.classList.contains("face-down");
+
+/** Run `draw()` (which replaces the board's piles) and give the focus back to the pile that had
+ * it, so keyboard play carries on across redraws. */
+export function keepFocus(board, draw) {
+  const focused = board.contains(document.activeElement) ? document.activeElement.dataset.pile : null;
+  draw();
+  if (focused) board.querySelector(`.pile[data-pile="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
+}
+
+/**
+ * Wire input to `board`. `actions`: game() → the game shown; move(move), deal(), undo() send
+ * to the server; say(text) shows a message; announce(text) tells screen readers what happened.
+ * Returns {reset()}: drop any selection or drag (after a redraw: the piles are new).
+ */
+export function attachInput(board, actions) {
+  let picked = null; // {from, count}: cards lifted by a tap, a key or a drag
+  let press = null; // a pointer held down on the board, not yet a drag
+  let drag = null; // {ghost, moving, x, y, over}
+  let lastTap = { pile: null, time: 0 };
+
+  const game = () => actions.game();
+  const playing = () => game()?.status === "playing";
+  const pileEl = (id) => board.querySelector(`.pile[data-pile="${CSS.escape(id)}"]`);
+  const movesFrom = (id) => (game()?.legal_moves ?? []).filter((m) => m.type === "move" && m.from === id);
+
+  function highlight() {
+    for (const node of board.querySelectorAll(".selected, .target")) node.classList.remove("selected", "target");
+    if (!picked) return;
+    const source = pileEl(picked.from);
+    if (!source) return;
+    for (const card of cardsOf(source).slice(-picked.count)) card.classList.add("selected");
+    for (const m of movesFrom(picked.from)) {
+      if (m.count === picked.count) pileEl(m.to)?.classList.add("target");
+    }
+  }
+
+  function pick(id, count) {
+    picked = { from: id, count };
+    highlight();
+    const source = pileEl(id);
+    const cards = cardsOf(source).slice(-count).map((c) => c.getAttribute("aria-label"));
+    const places = board.querySelectorAll(".pile.target").length;
+    const them = count === 1 ? "it" : "them";
+    const where = places ? `${places} ${places === 1 ? "pile takes" : "piles take"} ${them}.` : `No pile takes ${them}.`;
+    actions.announce?.(`Picked up ${cards.join(", ")} from ${pileName(source)}. ${where}`);
+  }
+
+  function cancel() {
+    picked = null;
+    highlight();
+  }
+
+  function putDown(to) {
+    const move = { type: "move", from: picked.from, to, count: picked.count };
+    picked = null;
+    lastTap = { pile: null, time: 0 };
+    highlight();
+    actions.move(move);
+  }
+
+  /** The first legal move of the pile's top card to a foundation, if any. */
+  function toFoundation(id) {
+    const move = movesFrom(id).find((m) => m.count === 1 && m.to.startsWith("foundation:"));
+    if (!move) return false;
+    cancel();
+    lastTap = { pile: null, time: 0 };
+    actions.move(move);
+    return true;
+  }
+
+  function deal() {
+    cancel();
+    if (!pileEl("stock")) actions.say("This game has no stock to deal from.");
+    else actions.deal();
+  }
+
+  /** How many cards a press on `card` lifts: it and every card above it, if it is face up. */
+  function liftCount(pile, card) {
+    if (pile.dataset.kind === "stock") return 0;
+    const cards = cardsOf(pile);
+    const index = card ? cards.indexOf(card) : cards.length - 1;
+    if (index < 0 || !isFaceUp(cards[index])) return 0;
+    return cards.length - index;
+  }
+
+  // -- taps and clicks -------------------------------------------------------------------
+
+  function tap(pile, card) {
+    const id = pile.dataset.pile;
+    const now = performance.now();
+    const double = lastTap.pile === id && now - lastTap.time < DOUBLE_TAP_MS;
+    lastTap = { pile: id, time: double ? 0 : now };
+    if (pile.dataset.kind === "stock") return deal();
+    if (double && toFoundation(id)) return;
+    if (picked) {
+      if (picked.from === id) return cancel();
+      return putDown(id);
+    }
+    const count = liftCount(pile, card);
+    if (count) pick(id, count);
+  }
+
+  // -- dragging --------------------------------------------------------------------------
+
+  function startDrag(at) {
+    const { pile, card } = press;
+    const cards = cardsOf(pile);
+    const moving = cards.slice(cards.indexOf(card));
+    pick(pile.dataset.pile, moving.length);
+    // The ghost: copies of the lifted cards in a fixed layer that follows the pointer.
+    const first = moving[0].getBoundingClientRect();
+    const ghost = document.createElement("div");
+    ghost.className = "drag-ghost";
+    ghost.setAttribute("aria-hidden", "true");
+    ghost.style.setProperty("--cw", `${first.width}px`);
+    ghost.style.setProperty("--ch", `${first.height}px`);
+    ghost.style.left = `${first.left}px`;
+    ghost.style.top = `${first.top}px`;
+    for (const original of moving) {
+      const box = original.getBoundingClientRect();
+      const copy = original.cloneNode(true);
+      copy.classList.remove("selected");
+      copy.style.left = `${box.left - first.left}px`;
+      copy.style.top = `${box.top - first.top}px`;
+      ghost.append(copy);
+      original.classList.add("dragging");
+    }
+    document.body.append(ghost);
+    document.body.classList.add("is-dragging");
+    drag = { ghost, moving, x: press.x, y: press.y, over: null };
+    moveDrag(at);
+  }
+
+  /** The pile under the pointer; failing that, the one the lifted top card overlaps most
+   * (a finger covers what it points at). */
+  function dropTarget(event) {
+    const under = document.elementFromPoint(event.clientX, event.clientY)?.closest(".pile[data-pile]");
+    if (under && board.contains(under)) return under;
+    const held = drag.ghost.firstElementChild.getBoundingClientRect();
+    let best = null;
+    let bestArea = 0;
+    for (const pile of board.querySelectorAll(".pile[data-pile]")) {
+      const box = pile.getBoundingClientRect();
+      const w = Math.min(held.right, box.right) - Math.max(held.left, box.left);
+      const h = Math.min(held.bottom, box.bottom) - Math.max(held.top, box.top);
+      if (w > 0 && h > 0 && w * h > bestArea) [best, bestArea] = [pile, w * h];
+    }
+    return best;
+  }
+
+  function moveDrag(event) {
+    drag.ghost.style.transform = `translate(${event.clientX - drag.x}px, ${event.clientY - drag.y}px)`;
+    const over = dropTarget(event);
+    if (over !== drag.over) {
+      drag.over?.classList.remove("drop-hover");
+      over?.classList.add("drop-hover");
+      drag.over = over;
+    }
+  }
+
+  function endDrag(event) {
+    const over = event ? dropTarget(event) : null;
+    drag.over?.classList.remove("drop-hover");
+    drag.ghost.remove();
+    document.body.classList.remove("is-dragging");
+    const { moving } = drag;
+    drag = null;
+    if (over && picked && over.dataset.pile !== picked.from) {
+      // Keep the lifted cards hidden until the server answers: the redraw puts them where
+      // they belong (on the target, or back after a refusal).
+      putDown(over.dataset.pile);
+      return;
+    }
+    for (const card of moving) card.classList.remove("dragging");
+    cancel();
+  }
+
+  board.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0 || !event.isPrimary || drag) return;
+    const pile = event.target.closest(".pile[data-pile]");
+    if (!pile || !board.contains(pile)) return;
+    const card = event.target.closest(".card");
+    press = { pile, card, x: event.clientX, y: event.clientY, id: event.pointerId };
+    if (isFaceUp(card) && playing()) event.preventDefault(); // no text selection, no native drag
+  });
+
+  window.addEventListener("pointermove", (event) => {
+    if (!press || event.pointerId !== press.id) return;
+    if (drag) return moveDrag(event);
+    const far = Math.hypot(event.clientX - press.x, event.clientY - press.y) > DRAG_THRESHOLD;
+    if (far && playing() && liftCount(press.pile, press.card) && press.card) startDrag(event);
+  });
+
+  window.addEventListener("pointerup", (event) => {
+    if (!press || event.pointerId !== press.id) return;
+    const { pile, card } = press;
+    press = null;
+    if (drag) return endDrag(event);
+    if (playing() && pile.isConnected) tap(pile, card);
+  });
+
+  window.addEventListener("pointercancel", (event) => {
+    if (!press || event.pointerId !== press.id) return;
+    press = null;
+    if (drag) endDrag(null);
+  });
+
+  // -- keyboard --------------------------------------------------------------------------
+
+  const DIRECTIONS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+  // Where a pile "is" for arrow keys: its top card's area, not a long fan's middle.
+  function anchor(pile) {
+    const box = pile.getBoundingClientRect();
+    const head = Math.min(box.height, box.width * 1.4);
+    return { x: box.left + box.width / 2, y: box.top + head / 2 };
+  }
+
+  /** The nearest pile in a direction, favouring piles in line with this one. */
+  function neighbour(from, [dx, dy]) {
+    const a = anchor(from);
+    let best = null;
+    let bestScore = Infinity;
+    for (const pile of board.querySelectorAll(".pile[data-pile]")) {
+      if (pile === from) continue;
+      const b = anchor(pile);
+      const along = (b.x - a.x) * dx + (b.y - a.y) * dy;
+      const across = Math.abs((b.x - a.x) * dy) + Math.abs((b.y - a.y) * dx);
+      if (along <= 1) continue;
+      const score = along + 2 * across;
+      if (score < bestScore) [best, bestScore] = [pile, score];
+    }
+    return best;
+  }
+
+  function enter(pile) {
+    const id = pile.dataset.pile;
+    if (pile.dataset.kind === "stock") return deal();
+    if (picked && picked.from === id) {
+      // Again on the same pile: one more card of the group, up to the largest legal lift.
+      const largest = Math.max(1, ...movesFrom(id).map((m) => m.count));
+      if (picked.count < largest && liftCount(pile, cardsOf(pile).at(-picked.count - 1))) {
+        return pick(id, picked.count + 1);
+      }
+      actions.announce?.("Put back.");
+      return cancel();
+    }
+    if (picked) return putDown(id);
+    if (liftCount(pile, null)) pick(id, 1);
+    else actions.announce?.(`${pileName(pile)}: nothing to pick up.`);
+  }
+
+  board.addEventListener("keydown", (event) => {
+    const pile = event.target.closest?.(".pile[data-pile]");
+    if (!pile || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (DIRECTIONS[event.key]) {
+      event.preventDefault();
+      neighbour(pile, DIRECTIONS[event.key])?.focus();
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      if (playing()) enter(pile);
+    }
+  });
+
+  document.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
+    if (TYPING.has(event.target.tagName) || event.target.isContentEditable) return;
+    if (document.querySelector("dialog[open]")) return;
+    if (event.key === "Escape") {
+      if (drag) endDrag(null);
+      else if (picked) {
+        actions.announce?.("Put back.");
+        cancel();
+      }
+    } else if ((event.key === "d" || event.key === "D") && playing()) {
+      event.preventDefault();
+      deal();
+    } else if (event.key === "u" || event.key === "U") {
+      event.preventDefault();
+      cancel();
+      actions.undo();
+    }
+  });
+
+  return {
+    reset() {
+      if (drag) endDrag(null);
+      press = null;
+      picked = null;
+      highlight();
+    },
+  };
+}

@@ -1,0 +1,200 @@
+// The lobby (/): a tile per game with a miniature of its table and a "New deal" button, a
+// numbered deal, today's daily challenges with the player's standing, and the player's saved
+// games to resume. Signed-out visitors see the games and the dailies, and are asked to sign in
+// for anything that needs a player.
+
+import { api } from "./api.js";
+import { renderMiniature } from "./board.js";
+
+const $ = (id) => document.getElementById(id);
+const root = $("lobby");
+const signedIn = root.dataset.signedIn === "true";
+const names = JSON.parse($("games-data").textContent);
+const SIGN_IN = "/signin/?next=/";
+const SAVED_SHOWN = 6;
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") node.className = value;
+    else node.setAttribute(name, value);
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
+  return node;
+}
+
+function say(text) {
+  $("lobby-message").textContent = text || "";
+}
+
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+
+/** "5 minutes ago", "yesterday"… */
+function ago(iso) {
+  const seconds = (Date.parse(iso) - Date.now()) / 1000;
+  const steps = [
+    [60, "second"],
+    [60, "minute"],
+    [24, "hour"],
+    [7, "day"],
+    [4.35, "week"],
+    [12, "month"],
+    [Infinity, "year"],
+  ];
+  let value = seconds;
+  for (const [size, unit] of steps) {
+    if (Math.abs(value) < size) return relative.format(Math.round(value), unit);
+    value /= size;
+  }
+  return "";
+}
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+// -- new games -----------------------------------------------------------------------------
+
+async function newGame(body, button, report = say) {
+  if (!signedIn) {
+    window.location.assign(SIGN_IN);
+    return;
+  }
+  button.disabled = true;
+  button.setAttribute("aria-busy", "true");
+  try {
+    const game = await api("POST", "/api/games/", body, { idempotent: true });
+    window.location.assign(`/play/${game.id}/`);
+  } catch (error) {
+    button.disabled = false;
+    button.removeAttribute("aria-busy");
+    if (error.status === 401 || error.status === 403) window.location.assign(SIGN_IN);
+    else report(error.fields?.seed?.[0] ?? error.message);
+  }
+}
+
+for (const button of document.querySelectorAll(".new-deal")) {
+  button.addEventListener("click", () => newGame({ variant: button.dataset.variant }, button));
+}
+
+const seedForm = $("seed-form");
+const seedError = $("seed-error");
+const seedInput = $("seed-number");
+
+function seedReport(text) {
+  seedError.textContent = text || "";
+  seedError.hidden = !text;
+  if (text) seedInput.setAttribute("aria-invalid", "true");
+  else seedInput.removeAttribute("aria-invalid");
+}
+
+seedForm.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const raw = seedInput.value.trim();
+  if (!/^\d+$/.test(raw)) {
+    seedReport("Enter a deal number: a whole number such as 1234.");
+    seedInput.focus();
+    return;
+  }
+  seedReport("");
+  // A number beyond JavaScript's safe range goes as text, for the server to refuse clearly.
+  const seed = Number.isSafeInteger(Number(raw)) ? Number(raw) : raw;
+  newGame({ variant: $("seed-variant").value, seed }, seedForm.querySelector("button[type=submit]"), seedReport);
+});
+
+// -- tiles: descriptions and miniatures from the catalogue ----------------------------------
+
+async function loadVariants() {
+  const variants = await api("GET", "/api/variants/");
+  for (const variant of variants) {
+    const mini = document.querySelector(`[data-mini="${variant.slug}"]`);
+    if (mini) renderMiniature(mini, variant);
+    const text = document.querySelector(`[data-description="${variant.slug}"]`);
+    if (text) text.textContent = variant.description;
+  }
+}
+
+// -- saved games ---------------------------------------------------------------------------
+
+function savedGame(game) {
+  const badges = [];
+  if (game.daily) badges.push(el("span", { class: "badge daily" }, "Daily"));
+  if (game.ranked) badges.push(el("span", { class: "badge ranked" }, "Ranked"));
+  if (game.seed !== null) badges.push(el("span", { class: "badge seed" }, `Deal #${game.seed}`));
+  const last = game.last_move_at ?? game.created_at;
+  return el(
+    "li",
+    { class: "saved-game", "data-game-id": String(game.id) },
+    el(
+      "div",
+      { class: "saved-text" },
+      el("strong", {}, names[game.variant] ?? game.variant),
+      " ",
+      ...badges,
+      el("br"),
+      el(
+        "span",
+        { class: "meta" },
+        `${plural(game.move_number, "move")} · ${game.last_move_at ? "last played" : "started"} `,
+        el("time", { datetime: last, title: new Date(last).toLocaleString() }, ago(last)),
+      ),
+    ),
+    el("a", { class: "button primary resume", href: `/play/${game.id}/`, "aria-label": `Resume ${names[game.variant] ?? game.variant}, game ${game.id}` }, "Resume"),
+  );
+}
+
+async function loadSaved() {
+  const list = $("saved-games");
+  if (!list) return;
+  try {
+    // The newest few; the profile lists them all.
+    const page = await api("GET", "/api/games/?status=playing");
+    list.replaceChildren(...page.results.slice(0, SAVED_SHOWN).map(savedGame));
+    $("saved-empty").hidden = page.results.length > 0;
+    $("saved-more").hidden = page.count <= SAVED_SHOWN;
+    $("saved-more").querySelector("a").textContent = `All ${page.count} games in progress`;
+  } finally {
+    list.removeAttribute("aria-busy");
+  }
+}
+
+// -- daily challenges ----------------------------------------------------------------------
+
+function standing(challenge) {
+  const attempt = challenge.your_attempt;
+  if (attempt) {
+    const state = { playing: "In play", won: "Won", lost: "No moves left", resigned: "Resigned" }[attempt.status] ?? attempt.status;
+    const rank = attempt.rank ? `rank ${attempt.rank}` : "not ranked";
+    return el("span", { class: `standing status-${attempt.status}` }, `${state} · ${rank} · ${plural(attempt.moves, "move")}`);
+  }
+  if (challenge.can_attempt) return el("span", { class: "standing open" }, "Not tried yet");
+  return signedIn ? null : el("span", { class: "standing" }, el("a", { href: SIGN_IN }, "Sign in to play"));
+}
+
+async function loadDaily() {
+  const list = $("daily-list");
+  try {
+    const day = await api("GET", "/api/daily/");
+    list.replaceChildren(
+      ...day.challenges.map((challenge) =>
+        el(
+          "li",
+          { class: "daily-item", "data-variant": challenge.variant },
+          el("a", { href: `/daily/${day.date}/${challenge.variant}/` }, challenge.name),
+          el("span", { class: "attempts" }, plural(challenge.attempts, "attempt")),
+          standing(challenge),
+        ),
+      ),
+    );
+    const streak = day.streaks?.overall;
+    if (streak) {
+      $("daily-streak").hidden = false;
+      $("daily-streak").textContent = `Daily streak: ${plural(streak.current, "day")} (best ${streak.best}).`;
+    }
+  } finally {
+    list.removeAttribute("aria-busy");
+  }
+}
+
+for (const load of [loadVariants, loadSaved, loadDaily]) {
+  load().catch((error) => say(error.message || "Could not load the lobby."));
+}

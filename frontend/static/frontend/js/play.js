@@ -1,0 +1,207 @@
+// /play/<id>/: one game. The board is always the server's latest version of the game — from the
+// answer to a move, or from the game's websocket (another tab or device) — never a guess.
+
+import { api, socket } from "./api.js";
+import { renderBoard } from "./board.js";
+import { attachInput, keepFocus } from "./input.js";
+
+const $ = (id) => document.getElementById(id);
+const root = $("play");
+const gameId = Number(root.dataset.gameId);
+const board = $("board");
+const message = $("message");
+
+let game = null; // the version shown
+let variant = null;
+let queue = Promise.resolve(); // actions run one after another, each naming the version it saw
+let resultShownFor = null;
+
+const OUTCOMES = { won: "You won", lost: "No moves left", resigned: "Resigned" };
+const NOTES = {
+  run_removed: (e) => `A run of ${{ C: "clubs", D: "diamonds", H: "hearts", S: "spades" }[e.suit] ?? e.suit} went to the discard.`,
+  base_rank_set: (e) => `The foundations start at ${e.rank === "T" ? "10" : e.rank}.`,
+  undone: () => "Move taken back.",
+};
+
+function say(text, kind = "error") {
+  message.textContent = text || "";
+  message.dataset.kind = kind;
+}
+
+const announce = (text) => {
+  $("announce").textContent = text;
+};
+
+function clock(seconds) {
+  const total = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
+
+function elapsed() {
+  if (!game) return 0;
+  const end = game.finished_at ? Date.parse(game.finished_at) : Date.now();
+  return (end - Date.parse(game.created_at)) / 1000;
+}
+
+function tick() {
+  $("timer").textContent = clock(elapsed());
+  $("timer").setAttribute("datetime", `PT${Math.max(0, Math.floor(elapsed()))}S`);
+}
+
+function badge(text, className, href) {
+  const node = document.createElement(href ? "a" : "span");
+  node.className = `badge ${className}`;
+  node.textContent = text;
+  if (href) node.href = href;
+  return node;
+}
+
+function showControls() {
+  const over = game.status !== "playing";
+  $("game-title").textContent = variant?.name ?? game.variant;
+  document.title = `${variant?.name ?? "Game"} · Patience`;
+  board.setAttribute("aria-label", `${variant?.name ?? "Card"} table`);
+  $("rules-link").href = `/rules/${game.variant}/`;
+  $("move-count").textContent = String(game.counts.moves);
+  const badges = [];
+  if (game.daily) badges.push(badge(`Daily ${game.daily}`, "daily", `/daily/${game.daily}/${game.variant}/`));
+  if (game.ranked) badges.push(badge("Ranked", "ranked"));
+  if (game.seed !== null && game.seed !== undefined) badges.push(badge(`Deal #${game.seed}`, "seed"));
+  if (over) badges.push(badge(OUTCOMES[game.status] ?? game.status, `status status-${game.status}`));
+  $("badges").replaceChildren(...badges);
+  // Ranked games have no undo at all; the server would refuse it anyway.
+  $("undo").hidden = game.ranked;
+  $("undo").disabled = game.ranked || over;
+  $("resign").disabled = over;
+  $("show-result").hidden = !over;
+  tick();
+}
+
+function showResult() {
+  $("result-outcome").textContent = OUTCOMES[game.status] ?? game.status;
+  $("result-outcome").dataset.status = game.status;
+  $("result-moves").textContent = `${game.counts.moves} ${game.counts.moves === 1 ? "move" : "moves"}`;
+  $("result-time").textContent = clock(elapsed());
+  $("result-seed").hidden = game.seed === null || game.seed === undefined;
+  $("result-seed").textContent = `Deal number ${game.seed}: enter it in the lobby to play this deal again.`;
+  $("replay-link").href = `/replay/${game.id}/`;
+  if (!$("result").open) $("result").showModal();
+}
+
+/** Draw `next` unless an equal or newer version is already shown (`force`: redraw an equal
+ * one, to put cards back after a refusal). */
+function show(next, { force = false } = {}) {
+  if (!next) return;
+  if (game && (next.move_number < game.move_number || (next.move_number === game.move_number && !force))) return;
+  game = next;
+  input.reset();
+  keepFocus(board, () => renderBoard(board, game, variant));
+  showControls();
+  if (game.status !== "playing" && resultShownFor !== game.move_number) {
+    resultShownFor = game.move_number;
+    showResult();
+  }
+}
+
+function notes(events) {
+  const text = (events ?? []).map((e) => NOTES[e.type]?.(e)).filter(Boolean).join(" ");
+  if (text) say(text, "info");
+}
+
+async function reload() {
+  show(await api("GET", `/api/games/${gameId}/`), { force: true });
+}
+
+/** A refusal: the engine's message, the cards back where they were (or the game as it is now,
+ * when another tab moved first). */
+async function refused(error) {
+  say(error.message || "Something went wrong.");
+  if (error.code === "stale_move_number") {
+    // Another tab or device moved first: show the game as it is now.
+    await reload().catch(() => {});
+    say(`${error.message} The board now shows the latest position.`);
+  }
+  else if (game) show(game, { force: true });
+}
+
+function act(path, body) {
+  queue = queue.then(async () => {
+    if (!game) return;
+    try {
+      const next = await api("POST", path, { ...body, expected_move_number: game.move_number }, { idempotent: true });
+      say("", "info");
+      show(next);
+      notes(next.events);
+    } catch (error) {
+      await refused(error);
+    }
+  });
+  return queue;
+}
+
+const playMove = (move) => {
+  if (game?.status !== "playing") return;
+  act(`/api/games/${gameId}/moves/`, { move });
+};
+
+const input = attachInput(board, {
+  game: () => game,
+  move: playMove,
+  deal: () => playMove({ type: "deal" }),
+  undo: () => act(`/api/games/${gameId}/undo/`, {}),
+  say,
+  announce,
+});
+
+async function newGame(button) {
+  button.disabled = true;
+  try {
+    const next = await api("POST", "/api/games/", { variant: game.variant }, { idempotent: true });
+    window.location.assign(`/play/${next.id}/`);
+  } catch (error) {
+    button.disabled = false;
+    say(error.message);
+  }
+}
+
+$("undo").addEventListener("click", () => act(`/api/games/${gameId}/undo/`, {}));
+$("resign").addEventListener("click", () => $("resign-dialog").showModal());
+$("resign-dialog").addEventListener("close", () => {
+  if ($("resign-dialog").returnValue === "resign") act(`/api/games/${gameId}/resign/`, {});
+});
+$("new-game").addEventListener("click", (event) => newGame(event.currentTarget));
+$("result-new").addEventListener("click", (event) => newGame(event.currentTarget));
+$("show-result").addEventListener("click", showResult);
+
+function live(state, text) {
+  $("live").dataset.state = state;
+  $("live").textContent = text;
+}
+
+async function start() {
+  try {
+    const [first, variants] = await Promise.all([api("GET", `/api/games/${gameId}/`), api("GET", "/api/variants/")]);
+    variant = variants.find((v) => v.slug === first.variant) ?? null;
+    show(first);
+  } catch (error) {
+    say(error.message || "Could not load the game.");
+    return;
+  }
+  setInterval(() => game?.status === "playing" && tick(), 1000);
+  // ?since= the version shown: on a reconnection the server sends only what was missed.
+  socket(
+    () => `/ws/games/${gameId}/?since=${game.move_number}`,
+    (data) => {
+      if (["sync", "catch_up", "update"].includes(data.type)) show(data.game);
+    },
+    {
+      onOpen: () => live("open", "Live"),
+      onClose: (code) => live("closed", code === 4401 ? "Signed out" : "Reconnecting…"),
+    },
+  );
+}
+
+start();

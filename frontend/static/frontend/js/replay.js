@@ -1,0 +1,252 @@
+// /replay/<id>/: step through a game's history. Step N is the board after N history entries
+// (GET /api/games/<id>/replay/?step=N), drawn by board.js; the entry that led to it is shown
+// in words. Controls #first #back #play #forward #last, #step, keys Left/Right/Home/End/Space.
+
+import { api } from "./api.js";
+import { renderBoard } from "./board.js";
+import { cardName } from "./cards.js";
+import { el, errorText, gameName, pileName, say, statusWord, when } from "./ui.js";
+
+const AUTO_STEP_MS = 800;
+
+const root = document.getElementById("replay-page");
+const gameId = root.dataset.gameId;
+const boardBox = document.getElementById("board");
+const stepLine = document.getElementById("step");
+const entryLine = document.getElementById("step-entry");
+const scrubber = document.getElementById("scrubber");
+const historyList = document.getElementById("history-list");
+const message = document.getElementById("replay-message");
+const buttons = Object.fromEntries(
+  ["first", "back", "play", "forward", "last"].map((id) => [id, document.getElementById(id)]),
+);
+
+let game = null;
+let variant = null;
+let entries = [];
+let last = 0;
+let current = 0;
+let timer = null;
+const states = new Map(); // step → Promise of the state
+
+// -- the history in words ----------------------------------------------------------------
+
+const RANKS = { A: "Ace", T: "10", J: "Jack", Q: "Queen", K: "King" };
+const SUITS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+
+const pile = (id) => pileName(id, game.variant);
+
+/** The cards a move took, named from the board before it (face-up cards only ever move). */
+function movedCards(move, before) {
+  const cards = before?.piles?.[move.from]?.cards;
+  const count = move.count ?? 1;
+  if (!cards || cards.length < count) return "";
+  const taken = cards.slice(cards.length - count);
+  if (taken.some((c) => c === null)) return "";
+  return count === 1 ? `${cardName(taken[0])}: ` : `${count} cards, ${cardName(taken[0])} and up: `;
+}
+
+function describeMove(move, before) {
+  switch (move.type) {
+    case "move":
+      return `${movedCards(move, before)}${pile(move.from)} → ${pile(move.to)}`;
+    case "deal":
+      return "Dealt from the stock";
+    case "undo":
+      return "Undo: the last move was taken back";
+    case "resign":
+      return "Resigned";
+    default:
+      return move.type;
+  }
+}
+
+function describeEvent(event) {
+  switch (event.type) {
+    case "turned_up":
+      return `${cardName(event.card)} turned up on ${pile(event.pile)}`;
+    case "run_removed":
+      return `a run of ${SUITS[event.suit] || event.suit} went from ${pile(event.pile)} to the discard`;
+    case "pile_filled":
+      return `${pile(event.pile)} filled from the ${event.from}${event.card ? ` with the ${cardName(event.card)}` : ""}`;
+    case "base_rank_set":
+      return `base rank set: ${RANKS[event.rank] || event.rank}`;
+    case "game_won":
+      return "game won";
+    case "game_lost":
+      return "no moves left: game lost";
+    default:
+      return null; // "undone", "resigned": already said by the move itself
+  }
+}
+
+function describe(entry, before) {
+  const events = (entry.events || []).map(describeEvent).filter(Boolean);
+  const text = describeMove(entry.move, before);
+  return events.length ? `${text}; ${events.join("; ")}` : text;
+}
+
+// -- loading steps -------------------------------------------------------------------------
+
+function stateAt(step) {
+  if (!states.has(step)) {
+    const request = api("GET", `/api/games/${gameId}/replay/?step=${step}`).then((r) => r.state);
+    request.catch(() => states.delete(step));
+    states.set(step, request);
+  }
+  return states.get(step);
+}
+
+function boardGame(state, step) {
+  return {
+    ...game,
+    state,
+    move_number: step,
+    status: step === last ? game.status : "playing",
+    legal_moves: [],
+  };
+}
+
+// -- drawing -------------------------------------------------------------------------------
+
+function updateControls() {
+  buttons.first.disabled = buttons.back.disabled = current === 0;
+  buttons.forward.disabled = buttons.last.disabled = current === last;
+  buttons.play.disabled = last === 0;
+  const playing = timer !== null;
+  buttons.play.textContent = playing ? "Pause" : "Play";
+  buttons.play.setAttribute("aria-pressed", String(playing));
+  stepLine.textContent = `Step ${current} of ${last}`;
+  scrubber.value = String(current);
+  scrubber.setAttribute("aria-valuetext", `Step ${current} of ${last}`);
+  for (const item of historyList.children) {
+    const on = Number(item.dataset.step) === current;
+    item.classList.toggle("current", on);
+    item.querySelector("button")?.setAttribute("aria-current", on ? "step" : "false");
+  }
+}
+
+async function goTo(step) {
+  current = Math.max(0, Math.min(last, step));
+  const target = current;
+  updateControls();
+  try {
+    const [state, before] = await Promise.all([
+      stateAt(target),
+      target > 0 ? stateAt(target - 1).catch(() => null) : null,
+    ]);
+    if (target !== current) return; // the player has moved on
+    renderBoard(boardBox, boardGame(state, target), variant, { reveal: game.status !== "playing" });
+    entryLine.textContent =
+      target === 0 ? "The deal" : `Move ${target}: ${describe(entries[target - 1], before)}`;
+    say(message, "");
+    // Fetch the next steps ahead, so stepping and playing stay smooth.
+    for (const ahead of [target + 1, target + 2]) if (ahead <= last) stateAt(ahead).catch(() => {});
+  } catch (error) {
+    if (target === current) {
+      stop();
+      say(message, errorText(error), "error");
+    }
+  }
+}
+
+// -- playing -------------------------------------------------------------------------------
+
+function stop() {
+  clearInterval(timer);
+  timer = null;
+  updateControls();
+}
+
+function play() {
+  if (current === last) goTo(0);
+  timer = setInterval(() => {
+    if (current >= last) stop();
+    else goTo(current + 1);
+  }, AUTO_STEP_MS);
+  updateControls();
+}
+
+const toggle = () => (timer === null ? play() : stop());
+const step = (to) => {
+  stop();
+  goTo(to);
+};
+
+buttons.first.addEventListener("click", () => step(0));
+buttons.back.addEventListener("click", () => step(current - 1));
+buttons.forward.addEventListener("click", () => step(current + 1));
+buttons.last.addEventListener("click", () => step(last));
+buttons.play.addEventListener("click", toggle);
+scrubber.addEventListener("input", () => step(Number(scrubber.value)));
+
+const KEYS = {
+  ArrowLeft: () => step(current - 1),
+  ArrowRight: () => step(current + 1),
+  Home: () => step(0),
+  End: () => step(last),
+  " ": toggle,
+};
+
+function ours(event) {
+  if (!game || event.altKey || event.ctrlKey || event.metaKey || !(event.key in KEYS)) return false;
+  const target = event.target;
+  if (target === scrubber && event.key !== " ") return false; // the slider moves by itself
+  return !target.closest?.("input, textarea, select, [contenteditable], summary");
+}
+
+document.addEventListener("keydown", (event) => {
+  if (!ours(event)) return;
+  event.preventDefault(); // no page scroll, and Space on a focused button is not also a click
+  KEYS[event.key]();
+});
+// A button "clicks" on Space's keyup: keep that from repeating the toggle.
+document.addEventListener("keyup", (event) => {
+  if (event.key === " " && ours(event)) event.preventDefault();
+});
+
+// -- start ---------------------------------------------------------------------------------
+
+function fillHistory() {
+  historyList.replaceChildren(
+    ...entries.map((entry, index) =>
+      el(
+        "li",
+        { dataset: { step: index + 1 } },
+        el(
+          "button",
+          { type: "button", class: "link-button", onclick: () => step(index + 1) },
+          describe(entry, null),
+        ),
+      ),
+    ),
+  );
+}
+
+async function start() {
+  try {
+    const [loaded, variants, history] = await Promise.all([
+      api("GET", `/api/games/${gameId}/`),
+      api("GET", "/api/variants/"),
+      api("GET", `/api/games/${gameId}/moves/`),
+    ]);
+    game = loaded;
+    variant = variants.find((v) => v.slug === game.variant);
+    entries = history;
+    last = game.move_number;
+    document.getElementById("replay-game").textContent = gameName(game.variant);
+    document.title = `Replay: ${gameName(game.variant)} · Patience`;
+    const finished = game.finished_at ? `, finished ${when(game.finished_at)}` : "";
+    document.getElementById("replay-summary").textContent =
+      `${statusWord(game.status)} · ${last} history entries · started ${when(game.created_at)}${finished}`;
+    scrubber.max = String(last);
+    scrubber.disabled = last === 0;
+    fillHistory();
+    await goTo(0);
+  } catch (error) {
+    say(message, errorText(error), "error");
+    stepLine.textContent = "";
+  }
+}
+
+start();

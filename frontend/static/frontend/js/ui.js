@@ -1,0 +1,125 @@
+// Small helpers shared by the account, daily, leaderboard, profile and replay pages:
+// building DOM nodes, formatting numbers and times, game and pile names.
+
+/** el("a", {href: "/", class: "x"}, "text", otherNode) → an element. */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") node.className = value;
+    else if (name === "dataset") Object.assign(node.dataset, value);
+    else if (name.startsWith("on") && typeof value === "function") {
+      node.addEventListener(name.slice(2), value);
+    } else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  node.append(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+  return node;
+}
+
+/** The JSON a template put in <script type="application/json" id="…"> (json_script). */
+export function pageData(id, fallback = null) {
+  const script = document.getElementById(id);
+  if (!script) return fallback;
+  try {
+    return JSON.parse(script.textContent);
+  } catch {
+    return fallback;
+  }
+}
+
+/** slug → display name, from the games the view passes to every page. */
+export function gameNames() {
+  return pageData("games-data", {});
+}
+
+export function gameName(slug) {
+  return gameNames()[slug] || slug;
+}
+
+export function signedIn() {
+  // The page's root element says so: <section data-signed-in="true|false">.
+  return document.querySelector("[data-signed-in]")?.dataset.signedIn === "true";
+}
+
+/** 65.4 → "1:05"; 3725 → "1:02:05"; null → "—". */
+export function duration(seconds) {
+  if (seconds === null || seconds === undefined || Number.isNaN(seconds)) return "—";
+  const total = Math.max(0, Math.round(seconds));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
+
+/** The same, for screen readers and titles: "1 h 2 min 5 s". */
+export function durationWords(seconds) {
+  if (seconds === null || seconds === undefined) return "no time";
+  const total = Math.max(0, Math.round(seconds));
+  const parts = [];
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  if (h) parts.push(`${h} h`);
+  if (m) parts.push(`${m} min`);
+  parts.push(`${total % 60} s`);
+  return parts.join(" ");
+}
+
+/** 0.4567 → "46%"; null → "—". */
+export function percent(rate) {
+  if (rate === null || rate === undefined) return "—";
+  return `${Math.round(rate * 100)}%`;
+}
+
+export function plural(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** An ISO timestamp as a short local date and time ("3 Mar 2025, 14:05"). */
+export function when(iso) {
+  if (!iso) return "—";
+  const date = new Date(iso);
+  return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** "2025-03-04" (a UTC day) → "Tuesday 4 March 2025". */
+export function dayName(isoDate) {
+  const date = new Date(`${isoDate}T00:00:00Z`);
+  return date.toLocaleDateString(undefined, {
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  });
+}
+
+const HOURS = ["12", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"];
+
+/** A pile id as players read it, counting from 1: "tableau:3" → "tableau 4". */
+export function pileName(id, variant) {
+  const [kind, index] = id.split(":");
+  if (index === undefined) return kind;
+  const n = Number(index);
+  if (kind === "foundation" && variant === "grandfathers-clock") return `${HOURS[n]} o'clock foundation`;
+  return `${kind} ${n + 1}`;
+}
+
+const STATUS_WORDS = { playing: "in play", won: "won", lost: "no moves left", resigned: "resigned" };
+
+export function statusWord(status) {
+  return STATUS_WORDS[status] || status;
+}
+
+/** A message for an error thrown by api(): its own message, or a plain one for a network fault. */
+export function errorText(error) {
+  if (error && error.code && error.message) return error.message;
+  return "Could not reach the server. Check your connection and try again.";
+}
+
+/** Show text in a status element (role=status or role=alert); empty text hides it. */
+export function say(node, text, kind = "info") {
+  if (!node) return;
+  node.textContent = text || "";
+  node.hidden = !text;
+  node.dataset.kind = kind;
+}
