@@ -15,6 +15,7 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
+LOGS = ROOT / "artifacts" / "server-logs"
 
 
 def free_port() -> int:
@@ -42,11 +43,19 @@ def servers(count: int, env: dict[str, str]) -> Iterator[list[str]]:
                 sys.executable, "-m", "uvicorn", "config.asgi:application",
                 "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
             ]  # fmt: skip
-            processes.append(
-                subprocess.Popen(
-                    command, cwd=ROOT, env={**os.environ, **env}, start_new_session=True
+            # Each server's output goes to a log under artifacts/, for when a test fails.
+            LOGS.mkdir(parents=True, exist_ok=True)
+            with (LOGS / f"server-{port}.log").open("wb") as log:
+                processes.append(
+                    subprocess.Popen(
+                        command,
+                        cwd=ROOT,
+                        env={**os.environ, **env},
+                        stdout=log,
+                        stderr=subprocess.STDOUT,
+                        start_new_session=True,
+                    )
                 )
-            )
             urls.append(f"http://127.0.0.1:{port}")
         for url, process in zip(urls, processes, strict=True):
             wait_until_up(url, process)
