@@ -1,11 +1,10 @@
 import os
 
 import pytest
-from pytest_django import DjangoDbBlocker
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _require_postgres(django_db_blocker: DjangoDbBlocker) -> None:
+def _require_postgres() -> None:
     """Under CI (PATIENCE_REQUIRE_POSTGRES=1) a run on SQLite or without a database fails loudly."""
     if os.environ.get("PATIENCE_REQUIRE_POSTGRES") != "1":
         return
@@ -17,13 +16,23 @@ def _require_postgres(django_db_blocker: DjangoDbBlocker) -> None:
             "set DATABASE_URL to a PostgreSQL URL.",
             returncode=1,
         )
-    with django_db_blocker.unblock():
-        try:
-            connection.ensure_connection()
-        except Exception as exc:
-            pytest.exit(f"PATIENCE_REQUIRE_POSTGRES=1 but PostgreSQL is unreachable: {exc}", 1)
-        finally:
-            connection.close()
+    # A plain connection, not Django's: Django's would open the connection pool on the real
+    # database before pytest-django switches to the test database, and the pool would keep
+    # handing out connections to the real one.
+    import psycopg
+
+    params = connection.settings_dict
+    try:
+        psycopg.connect(
+            dbname="postgres",  # the server, not the database pytest-django will create
+            user=params.get("USER") or None,
+            password=params.get("PASSWORD") or None,
+            host=params.get("HOST") or None,
+            port=params.get("PORT") or None,
+            connect_timeout=10,
+        ).close()
+    except psycopg.Error as exc:
+        pytest.exit(f"PATIENCE_REQUIRE_POSTGRES=1 but PostgreSQL is unreachable: {exc}", 1)
     _require_redis()
 
 
