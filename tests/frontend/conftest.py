@@ -78,6 +78,9 @@ def site(browser, transactional_db) -> Iterator[str]:
     connection.close()
     with servers(1, env) as (url,):
         yield url
+    # Give back the connection the test's own ORM calls took from the pool, or the test
+    # database cannot be dropped at the end of the run.
+    connection.close()
 
 
 @pytest.fixture

@@ -1,0 +1,263 @@
+"""Helpers for the browser tests: signing in, starting deals, reading and moving on the board.
+
+Everything goes through the page (its forms, its clicks, or fetch from the page with the
+session and csrftoken cookies), never through games.services: the server under test is a
+separate process, and this thread runs Playwright's event loop.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.db import connection
+from playwright.sync_api import Page, expect
+
+from games.rules import IllegalMove, get_variant, move_from_json
+
+PASSWORD = "correct-horse-battery-staple"
+_ANY = re.compile(".*")
+_SELECTED = re.compile(r"\bselected\b")
+_HAS_DROP_HOVER = re.compile(r"\bdrop-hover\b")
+
+expect.set_options(timeout=10_000)
+
+# fetch() from the page: the session cookie goes along, and writes carry X-CSRFToken from the
+# csrftoken cookie (fetched first when there is none), as the site's own api.js does.
+_FETCH = """
+async ([method, path, body]) => {
+  const cookie = () => document.cookie.split("; ").find((c) => c.startsWith("csrftoken="));
+  if (!cookie()) await fetch("/api/auth/csrf/", { credentials: "same-origin" });
+  const token = decodeURIComponent((cookie() || "=").split("=")[1]);
+  const headers = { Accept: "application/json", "X-CSRFToken": token };
+  if (body !== null) headers["Content-Type"] = "application/json";
+  const response = await fetch(path, {
+    method, headers, credentials: "same-origin",
+    body: body === null ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+"""
+
+# What the board shows: each pile's cards (codes; null for a face-down card) and counts.
+_SNAPSHOT = """
+() => Object.fromEntries([...document.querySelectorAll("#board .pile[data-pile]")].map((p) => [
+  p.dataset.pile,
+  {
+    count: p.dataset.count,
+    faceDown: p.dataset.faceDown,
+    label: p.getAttribute("aria-label"),
+    cards: [...p.querySelectorAll(":scope > .card")].map((c) => c.dataset.card ?? null),
+  },
+]))
+"""
+
+
+def create_players(user_model, *names: str) -> None:
+    """Players with PASSWORD, through the ORM."""
+    for name in names:
+        user_model.objects.create_user(name, password=PASSWORD)
+    release_connection()
+
+
+def release_connection() -> None:
+    """Hand the test's database connection back after using the ORM. (The test body runs in
+    Playwright's context, and a connection it leaves checked out of the pool keeps a session
+    open on the test database, which then cannot be dropped at the end of the run.)"""
+    connection.close()
+
+
+def watch_errors(page: Page) -> list[str]:
+    """Collect the page's uncaught JS errors (assert the list is empty at the end)."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
+    return errors
+
+
+def call_api(page: Page, method: str, path: str, body: Any = None) -> dict[str, Any]:
+    """{status, body} of a request made by the page itself (it must be on the site)."""
+    return page.evaluate(_FETCH, [method, path, body])
+
+
+def sign_in(page: Page, site: str, username: str, password: str = PASSWORD) -> None:
+    """Sign the page's context in by POSTing /api/auth/login/ from the page."""
+    if not page.url.startswith(site):
+        page.goto(site + "/signin/")
+    answer = call_api(
+        page, "POST", "/api/auth/login/", {"username": username, "password": password}
+    )
+    assert answer["status"] == 200, answer
+
+
+def start_game(page: Page, slug: str, seed: int | None = None) -> int:
+    """A new game through POST /api/games/ from the page; returns its id."""
+    body: dict[str, Any] = {"variant": slug}
+    if seed is not None:
+        body["seed"] = seed
+    answer = call_api(page, "POST", "/api/games/", body)
+    assert answer["status"] == 201, answer
+    return answer["body"]["id"]
+
+
+def open_game(page: Page, site: str, game_id: int, *, live: bool = True) -> None:
+    """Go to /play/<id>/ and wait until the board is drawn (and its websocket is open)."""
+    page.goto(f"{site}/play/{game_id}/")
+    board_ready(page, live=live)
+
+
+def board_ready(page: Page, *, live: bool = True) -> None:
+    expect(page.locator("#board")).to_have_attribute("data-move-number", _ANY)
+    expect(page.locator("#board .pile[data-pile]").first).to_be_visible()
+    if live:
+        expect(page.locator("#live")).to_have_attribute("data-state", "open")
+
+
+def pile(page: Page, pile_id: str):
+    return page.locator(f'#board .pile[data-pile="{pile_id}"]')
+
+
+def cards(page: Page, pile_id: str):
+    return page.locator(f'#board .pile[data-pile="{pile_id}"] > .card')
+
+
+def snapshot(page: Page) -> dict[str, Any]:
+    return page.evaluate(_SNAPSHOT)
+
+
+def expect_move_number(page: Page, number: int) -> None:
+    expect(page.locator("#board")).to_have_attribute("data-move-number", str(number))
+
+
+def _centre(box: dict[str, float]) -> tuple[float, float]:
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def grab_point(page: Page, pile_id: str, count: int = 1) -> tuple[float, float]:
+    """Where to press to lift the top ``count`` cards: on the lowest of them, near its top
+    edge when more cards lie over it (a fan shows only its top strip)."""
+    card = cards(page, pile_id).nth(-count) if count > 1 else cards(page, pile_id).last
+    card.scroll_into_view_if_needed()
+    box = card.bounding_box()
+    assert box, f"no card to grab on {pile_id}"
+    if count > 1:
+        return box["x"] + box["width"] / 2, box["y"] + min(8, box["height"] / 6)
+    return _centre(box)
+
+
+def drop_point(page: Page, pile_id: str) -> tuple[float, float]:
+    """The middle of the pile's top card, or of the pile when it is empty."""
+    top = cards(page, pile_id)
+    target = top.last if top.count() else pile(page, pile_id)
+    box = target.bounding_box()
+    assert box, f"pile {pile_id} is not on the page"
+    return _centre(box)
+
+
+def drag_move(page: Page, move: dict[str, Any]) -> None:
+    """Drag the move's cards from their pile and drop them on the target pile (mouse
+    pointer events: press, travel, release)."""
+    x, y = grab_point(page, move["from"], move.get("count", 1))
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 12, y + 12, steps=3)  # past the 6 px threshold: now a drag
+    expect(page.locator(".drag-ghost")).to_have_count(1)
+    tx, ty = drop_point(page, move["to"])
+    page.mouse.move(tx, ty, steps=8)
+    expect(pile(page, move["to"])).to_have_class(_HAS_DROP_HOVER)
+    page.mouse.up()
+    expect(page.locator(".drag-ghost")).to_have_count(0)
+
+
+def tap_move(page: Page, move: dict[str, Any]) -> None:
+    """Tap (click) the move's lowest card, then the target pile; a deal taps the stock."""
+    if move["type"] == "deal":
+        pile(page, "stock").click()
+        return
+    count = move.get("count", 1)
+    card = cards(page, move["from"]).nth(-count) if count > 1 else cards(page, move["from"]).last
+    if count > 1:
+        box = card.bounding_box()
+        card.click(position={"x": box["width"] / 2, "y": min(8, box["height"] / 6)})
+    else:
+        card.click()
+    expect(card).to_have_class(_SELECTED)
+    x, y = drop_point(page, move["to"])
+    page.mouse.click(x, y)
+
+
+def tops(page: Page) -> dict[str, str | None]:
+    """Each pile's top card as drawn (a code; None for a face-down card or an empty pile),
+    the stock left out (it shows a back)."""
+    return {
+        pile_id: (entry["cards"][-1] if entry["cards"] else None)
+        for pile_id, entry in snapshot(page).items()
+        if pile_id != "stock"
+    }
+
+
+# -- the engine: what a move should do, computed with the same rules the server uses ---------
+
+
+class Line:
+    """A deal followed through the engine, to know what each planned move should show."""
+
+    def __init__(self, slug: str, seed: int) -> None:
+        self.slug = slug
+        self.variant = get_variant(slug)
+        self.state = self.variant.deal(seed)
+
+    def legal(self) -> list[dict[str, Any]]:
+        return [move.to_json() for move in self.variant.legal_moves(self.state)]
+
+    def view(self) -> dict[str, Any]:
+        return self.variant.player_view(self.state)
+
+    def top(self, pile_id: str) -> str | None:
+        cards = self.view()["piles"][pile_id]["cards"]
+        return cards[-1] if cards else None
+
+    def tops(self) -> dict[str, str | None]:
+        """Each pile's top card as the board should draw it (see tops() above)."""
+        return {
+            pile_id: self.top(pile_id) for pile_id in self.view()["piles"] if pile_id != "stock"
+        }
+
+    def refusal(self, move: dict[str, Any]) -> str:
+        """The engine's message for an illegal move (fails if the move is legal)."""
+        try:
+            self.variant.apply(self.state, move_from_json(move))
+        except IllegalMove as error:
+            return error.message
+        raise AssertionError(f"{move} is legal")
+
+    def play(self, move: dict[str, Any]) -> list[dict[str, Any]]:
+        """Apply a move, asserting it is legal; returns the engine's events."""
+        assert move in self.legal(), f"{move} is not legal here: {self.legal()}"
+        self.state, events = self.variant.play(self.state, move_from_json(move))
+        return events
+
+
+def navigate_to(page: Page, target: str, *, limit: int = 24) -> None:
+    """Move the keyboard focus with the arrow keys from the focused pile to ``target``: each
+    step presses the arrow pointing from the focused pile toward the target."""
+    goal = pile(page, target)
+    for _ in range(limit):
+        here = page.evaluate("document.activeElement?.dataset?.pile ?? null")
+        assert here, "no pile has the focus"
+        if here == target:
+            return
+        a = pile(page, here).bounding_box()
+        b = goal.bounding_box()
+        dx = (b["x"] + b["width"] / 2) - (a["x"] + a["width"] / 2)
+        dy = b["y"] - a["y"]
+        if abs(dx) >= abs(dy):
+            page.keyboard.press("ArrowRight" if dx > 0 else "ArrowLeft")
+        else:
+            page.keyboard.press("ArrowDown" if dy > 0 else "ArrowUp")
+    raise AssertionError(f"the arrow keys did not reach {target}")
+
+
+def scroll_width(page: Page) -> int:
+    """The document's scroll width: at most the viewport's width when nothing scrolls sideways."""
+    return page.evaluate("document.documentElement.scrollWidth")

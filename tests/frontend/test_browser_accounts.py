@@ -1,0 +1,83 @@
+"""Signing up and signing in through the site's own pages, in a real browser."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.frontend.browser_helpers import (
+    PASSWORD,
+    create_players,
+    release_connection,
+    watch_errors,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_sign_up_shows_a_field_error_next_to_its_field_then_creates_the_account(
+    site, new_context, django_user_model
+):
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    page.goto(site + "/signup/?next=/daily/")
+    expect(page.locator("html")).to_have_attribute("data-user", "")
+
+    page.fill("#id_username", "grace")
+    page.fill("#id_password", "1234")  # the server's validators refuse it
+    page.locator("#signup-form button[type=submit]").click()
+    password_error = page.locator("#password-error")
+    expect(password_error).to_be_visible()
+    expect(password_error).to_contain_text("too short")
+    expect(page.locator("#id_password")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#id_password")).to_be_focused()
+    # Next to its field: in the same .field, and named by the input's aria-describedby.
+    field = page.locator(".field", has=page.locator("#id_password"))
+    expect(field.locator("#password-error")).to_have_count(1)
+    expect(page.locator("#id_password")).to_have_attribute(
+        "aria-describedby", re.compile(r"\bpassword-error\b")
+    )
+    expect(page.locator("#username-error")).to_be_hidden()
+    expect(page.locator("#id_username")).not_to_have_attribute("aria-invalid", "true")
+    assert not django_user_model.objects.filter(username="grace").exists()
+    release_connection()
+
+    page.fill("#id_password", PASSWORD)
+    page.locator("#signup-form button[type=submit]").click()
+    page.wait_for_url(site + "/daily/")  # to `next`, signed in
+    expect(page.locator("html")).to_have_attribute("data-user", "grace")
+    expect(page.locator("#sign-out")).to_be_visible()
+    assert django_user_model.objects.filter(username="grace").exists()
+    release_connection()
+    assert errors == []
+
+
+def test_sign_in_through_the_signin_page_after_a_missing_field_error(
+    site, new_context, django_user_model
+):
+    create_players(django_user_model, "lovelace")
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    page.goto(site + "/profile/")  # needs a player: off to the sign-in page, with next
+    page.wait_for_url(re.compile(r"/signin/\?next="))
+    page.fill("#id_username", "lovelace")
+    page.locator("#signin-form button[type=submit]").click()  # no password yet
+    expect(page.locator("#password-error")).to_have_text("Enter your password.")
+    expect(page.locator("#id_password")).to_have_attribute("aria-invalid", "true")
+    field = page.locator(".field", has=page.locator("#id_password"))
+    expect(field.locator("#password-error")).to_be_visible()
+    expect(page.locator("#username-error")).to_be_hidden()
+
+    page.fill("#id_password", PASSWORD)
+    page.locator("#signin-form button[type=submit]").click()
+    page.wait_for_url(site + "/profile/")
+    expect(page.locator("html")).to_have_attribute("data-user", "lovelace")
+    expect(page.locator("#profile-title")).to_have_text("lovelace")
+
+    page.locator("#sign-out").click()  # and out again
+    page.wait_for_url(site + "/")
+    expect(page.locator("html")).to_have_attribute("data-user", "")
+    expect(page.locator("#sign-in")).to_be_visible()
+    assert errors == []

@@ -1,0 +1,67 @@
+"""The daily challenge's leaderboard page follows other players' attempts live."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.frontend.browser_helpers import (
+    board_ready,
+    call_api,
+    create_players,
+    expect_move_number,
+    sign_in,
+    tap_move,
+    watch_errors,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_the_daily_leaderboard_shows_another_players_attempt_move_by_move_without_reload(
+    site, new_context, django_user_model
+):
+    create_players(django_user_model, "ada", "bea")
+    watcher = new_context().new_page()  # player B
+    watcher_errors = watch_errors(watcher)
+    sign_in(watcher, site, "bea")
+    today = call_api(watcher, "GET", "/api/daily/")["body"]["date"]
+    board_url = f"{site}/daily/{today}/gold-mine/"
+    watcher.goto(board_url)
+    expect(watcher.locator("#live-status")).to_have_attribute("data-state", "live")
+    expect(watcher.locator("#leaderboard-empty")).to_be_visible()
+    watcher.evaluate("window.stillThisPage = true")  # gone if the page reloads
+
+    player = new_context().new_page()  # player A, another session
+    player_errors = watch_errors(player)
+    sign_in(player, site, "ada")
+    player.goto(board_url)
+    player.locator("#start-attempt").click()
+    player.wait_for_url(re.compile(r"/play/\d+/$"))
+    board_ready(player)
+    expect(player.locator("#badges .badge.ranked")).to_be_visible()
+    expect(player.locator("#undo")).to_be_hidden()
+
+    row = watcher.locator('#leaderboard tr[data-user="ada"]')
+    moves_cell = row.locator("td.num").nth(1)  # rank, moves, time
+    expect(row).to_be_visible()
+    expect(moves_cell).to_have_text("0")
+    expect(row).to_contain_text("in play")
+    expect(watcher.locator("#leaderboard-count")).to_have_text("1 ranked attempt")
+
+    tap_move(player, {"type": "deal"})  # Gold Mine opens with a deal: tap the stock
+    expect_move_number(player, 1)
+    expect(moves_cell).to_have_text("1")
+
+    game_id = int(re.search(r"/play/(\d+)/", player.url).group(1))
+    game = call_api(player, "GET", f"/api/games/{game_id}/")["body"]
+    move = next(m for m in game["legal_moves"] if m["type"] == "move" and m["count"] == 1)
+    tap_move(player, move)
+    expect_move_number(player, 2)
+    expect(moves_cell).to_have_text("2")
+
+    assert watcher.evaluate("window.stillThisPage") is True
+    expect(watcher.locator("#leaderboard tbody tr")).to_have_count(1)
+    assert watcher_errors == [] and player_errors == []

@@ -1,0 +1,212 @@
+"""Playing in a real browser: each game's board takes moves by drag and drop and by tapping;
+refusals, undo, reload, a second tab and the keyboard. Deals are chosen by seed and every
+expectation comes from the rules engine, so the tests are deterministic."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.frontend.browser_helpers import (
+    Line,
+    board_ready,
+    cards,
+    create_players,
+    drag_move,
+    expect_move_number,
+    navigate_to,
+    open_game,
+    pile,
+    scroll_width,
+    sign_in,
+    snapshot,
+    start_game,
+    tap_move,
+    tops,
+    watch_errors,
+)
+from tests.frontend.conftest import screenshot
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def card(source: str, target: str, count: int = 1) -> dict:
+    return {"type": "move", "from": source, "to": target, "count": count}
+
+
+DEAL = {"type": "deal"}
+
+# Per game: a seed, and moves made by drag ("drag") or by tapping ("tap"); the engine checks
+# every one is legal where it is played.
+PLANS = {
+    "grounds-for-divorce": (1, [("drag", card("tableau:2", "tableau:0")),
+                                ("tap", card("tableau:9", "tableau:4"))]),
+    "gold-mine": (1, [("tap", DEAL),
+                      ("drag", card("waste", "foundation:0")),
+                      ("tap", card("waste", "tableau:0"))]),
+    "selective-castle": (1, [("drag", card("tableau:2", "tableau:1")),
+                             ("tap", card("tableau:4", "foundation:0"))]),
+    "grandfathers-clock": (1, [("drag", card("tableau:0", "foundation:6")),
+                               ("tap", card("tableau:1", "tableau:7"))]),
+    "blondes-and-brunettes": (3, [("drag", card("tableau:4", "foundation:0")),
+                                  ("tap", card("tableau:3", "tableau:0"))]),
+}  # fmt: skip
+
+
+@pytest.fixture
+def page(site, new_context, django_user_model) -> Iterator[Page]:
+    """A signed-in page on the site; its JS errors are checked after the test."""
+    create_players(django_user_model, "ada")
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    sign_in(page, site, "ada")
+    yield page
+    assert errors == []
+
+
+def play_and_check(page: Page, line: Line, how: str, move: dict) -> None:
+    """Make ``move`` on the page by ``how`` and check the board shows what the engine says."""
+    number = int(page.locator("#board").get_attribute("data-move-number"))
+    single = move["type"] == "move" and move["count"] == 1
+    moved = line.top(move["from"]) if single else None
+    (drag_move if how == "drag" else tap_move)(page, move)
+    events = line.play(move)
+    expect_move_number(page, number + 1)
+    expect(page.locator("#move-count")).to_have_text(str(line.state.move_number))
+    expect(page.locator("#message")).not_to_have_attribute("data-kind", "error")
+    for event in events:
+        if event["type"] == "base_rank_set":  # the note of an automatic effect
+            rank = "10" if event["rank"] == "T" else event["rank"]
+            expect(page.locator("#message")).to_have_text(f"The foundations start at {rank}.")
+    if moved is not None:
+        # The card is on its target pile, on top.
+        expect(cards(page, move["to"]).last).to_have_attribute("data-card", moved)
+    assert tops(page) == line.tops()
+    assert not page.locator("#board .selected, #board .dragging, #board .target").count()
+
+
+@pytest.mark.parametrize("slug", list(PLANS))
+def test_a_deal_of_each_game_takes_a_drag_and_drop_move_and_a_tapped_move(site, page, slug):
+    seed, steps = PLANS[slug]
+    line = Line(slug, seed)
+    # The lobby's deal-number form starts this very deal.
+    page.goto(site + "/")
+    page.select_option("#seed-variant", slug)
+    page.fill("#seed-number", str(seed))
+    page.locator("#seed-form button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/play/\d+/$"))
+    board_ready(page)
+    expect(page.locator("#board")).to_have_attribute("data-variant", slug)
+    expect(page.locator("#board")).to_have_attribute("data-move-number", "0")
+    expect(page.locator("#badges .badge.seed")).to_have_text(f"Deal #{seed}")
+    assert tops(page) == line.tops()  # the engine's deal, card for card
+
+    for how, move in steps:
+        play_and_check(page, line, how, move)
+
+    assert scroll_width(page) <= 1280
+    screenshot(page, f"{slug}-desktop")
+
+
+def test_an_illegal_move_is_refused_with_the_engines_message_and_the_board_unchanged(site, page):
+    line = Line("selective-castle", 1)
+    open_game(page, site, start_game(page, "selective-castle", 1))
+    before = snapshot(page)
+
+    dragged = card("tableau:0", "tableau:1")  # Queen of spades onto a 2
+    drag_move(page, dragged)
+    expect(page.locator("#message")).to_have_text(line.refusal(dragged))
+    expect(page.locator("#message")).to_have_attribute("data-kind", "error")
+    expect(page.locator("#board .dragging")).to_have_count(0)  # the cards came back
+    assert snapshot(page) == before
+    expect_move_number(page, 0)
+
+    tapped = card("tableau:5", "tableau:3")  # 10 of spades onto a 4
+    tap_move(page, tapped)
+    expect(page.locator("#message")).to_have_text(line.refusal(tapped))
+    expect(page.locator("#message")).to_have_attribute("data-kind", "error")
+    expect(page.locator("#board .selected")).to_have_count(0)
+    assert snapshot(page) == before
+    expect_move_number(page, 0)
+    expect(page.locator("#move-count")).to_have_text("0")
+
+
+def test_undo_takes_back_a_move_and_restores_the_board(site, page):
+    line = Line("selective-castle", 1)
+    open_game(page, site, start_game(page, "selective-castle", 1))
+    before = snapshot(page)
+    play_and_check(page, line, "tap", card("tableau:2", "tableau:7"))
+    assert snapshot(page) != before
+
+    page.locator("#undo").click()
+    expect_move_number(page, 2)  # the undo is a version of its own
+    expect(page.locator("#move-count")).to_have_text("0")
+    expect(page.locator("#message")).to_have_text("Move taken back.")
+    expect(page.locator("#message")).to_have_attribute("data-kind", "info")
+    assert snapshot(page) == before
+
+
+def test_a_reloaded_page_shows_the_game_where_it_was(site, page):
+    line = Line("grandfathers-clock", 1)
+    game_id = start_game(page, "grandfathers-clock", 1)
+    open_game(page, site, game_id)
+    play_and_check(page, line, "drag", card("tableau:0", "foundation:6"))
+    play_and_check(page, line, "tap", card("tableau:1", "tableau:7"))
+    before = snapshot(page)
+
+    page.reload()
+    board_ready(page)
+    expect_move_number(page, 2)
+    expect(page.locator("#move-count")).to_have_text("2")
+    assert snapshot(page) == before
+    assert tops(page) == line.tops()
+    assert page.url == f"{site}/play/{game_id}/"
+
+
+def test_a_second_tab_receives_each_move_live(site, page):
+    line = Line("grounds-for-divorce", 1)
+    game_id = start_game(page, "grounds-for-divorce", 1)
+    open_game(page, site, game_id)
+    other = page.context.new_page()  # same session: another tab
+    other_errors = watch_errors(other)
+    open_game(other, site, game_id)  # its websocket is open before the move
+
+    play_and_check(page, line, "tap", card("tableau:2", "tableau:0"))  # turns a card up
+    expect_move_number(other, 1)
+    expect(other.locator("#move-count")).to_have_text("1")
+    assert snapshot(other) == snapshot(page)
+
+    play_and_check(other, line, "drag", card("tableau:9", "tableau:4"))  # and back the other way
+    expect_move_number(page, 2)
+    assert snapshot(page) == snapshot(other)
+    assert tops(page) == line.tops()
+    assert other_errors == []
+
+
+def test_the_keyboard_picks_up_a_card_moves_it_with_the_arrows_and_puts_it_down(site, page):
+    line = Line("selective-castle", 1)
+    open_game(page, site, start_game(page, "selective-castle", 1))
+    move = card("tableau:2", "tableau:7")
+    moved = line.top("tableau:2")
+    line.play(move)
+
+    pile(page, "tableau:2").focus()
+    page.keyboard.press("Enter")
+    expect(cards(page, "tableau:2").last).to_have_class(re.compile(r"\bselected\b"))
+    expect(pile(page, "tableau:7")).to_have_class(re.compile(r"\btarget\b"))
+    expect(page.locator("#announce")).to_contain_text("Picked up Ace of diamonds")
+    navigate_to(page, "tableau:7")
+    expect(pile(page, "tableau:7")).to_be_focused()
+    page.keyboard.press("Enter")
+
+    expect_move_number(page, 1)
+    expect(cards(page, "tableau:7").last).to_have_attribute("data-card", moved)
+    expect(pile(page, "tableau:7")).to_be_focused()  # the focus stays on its pile
+    assert tops(page) == line.tops()
+
+    page.keyboard.press("u")  # and U takes it back
+    expect_move_number(page, 2)
+    expect(cards(page, "tableau:2").last).to_have_attribute("data-card", moved)
