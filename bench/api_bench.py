@@ -40,6 +40,9 @@ printed so that a client-bound figure can be recognised as such. ``--think-ms`` 
 pause between requests (players are not robots); the targets are defined without a pause.
 ``DJANGO_SETTINGS_MODULE``, when set in the environment, is passed on to the server (e.g. a
 module that imports ``config.settings`` and changes one setting, to try an optimisation).
+
+The database, players, server and /proc helpers are shared with ``bench.ws_bench``: they are
+in ``bench/harness.py``.
 """
 
 from __future__ import annotations
@@ -47,32 +50,36 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
 import random
-import secrets
 import signal
-import socket
-import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import httpx
 import psycopg
-from psycopg import sql
 
-ROOT = Path(__file__).resolve().parent.parent
-HOST = "127.0.0.1"
-DB_NAME = "patience_bench"
-PG_ADMIN_URL = f"postgresql://postgres@{HOST}:5432/postgres"
-DATABASE_URL = f"postgres://postgres@{HOST}:5432/{DB_NAME}"
-DEFAULT_REDIS_URL = f"redis://{HOST}:6379/0"
+from bench.harness import (
+    DATABASE_URL,
+    DB_NAME,
+    DEFAULT_REDIS_URL,
+    Resources,
+    Server,
+    Snapshot,
+    percentile,
+    pg_counters,
+    prepare_database,
+    resources_between,
+    running_server,
+    server_env,
+    stats_connection,
+    tail,
+)
+
 # The engine's slugs, in its order (bench/rules_bench.py reads them from games.rules; this file
 # stays free of project imports so it cannot pick up a different database than the server).
 VARIANT_SLUGS = (
@@ -87,9 +94,6 @@ TARGET_RATIO = 0.40
 TARGET_P99_MS = 50.0
 TARGET_P99_CLIENTS = 50
 REQUEST_TIMEOUT_S = 30.0
-SERVER_START_TIMEOUT_S = 60.0
-SERVER_STOP_TIMEOUT_S = 10.0
-CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
 # -- configuration ---------------------------------------------------------------------------
@@ -143,241 +147,6 @@ def parse_args(argv: list[str] | None = None) -> Config:
         redis_url=None if args.no_redis else args.redis_url,
         seed=args.seed,
         think=args.think_ms / 1000,
-    )
-
-
-def server_env(config: Config) -> dict[str, str]:
-    """The environment of every project process: the bench database, production-like settings."""
-    env = dict(os.environ)
-    env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    env.update(
-        DATABASE_URL=DATABASE_URL,
-        DEBUG="0",
-        SECRET_KEY=secrets.token_urlsafe(50),
-        ALLOWED_HOSTS=HOST,
-        PYTHONUNBUFFERED="1",
-    )
-    if config.redis_url:
-        env["REDIS_URL"] = config.redis_url
-    else:
-        env.pop("REDIS_URL", None)
-    return env
-
-
-# -- database and players --------------------------------------------------------------------
-
-
-def ensure_database() -> None:
-    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DB_NAME]).fetchone()
-        if not exists:
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(DB_NAME)))
-
-
-def manage(env: dict[str, str], *args: str, timeout: float = 300.0) -> str:
-    """Run ``manage.py`` with ``env``; its stdout, or exit with its output on failure."""
-    command = [sys.executable, "manage.py", *args]
-    done = subprocess.run(
-        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False
-    )
-    if done.returncode != 0:
-        sys.exit(f"manage.py {args[0]} failed ({done.returncode}):\n{done.stdout}{done.stderr}")
-    return done.stdout
-
-
-CREATE_PLAYERS = """
-import json
-from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
-keys = []
-for i in range({count}):
-    user = get_user_model().objects.create_user(username=f"bench-{{i:03d}}")
-    keys.append(Token.objects.create(user=user).key)
-print("TOKENS " + json.dumps(keys))
-"""
-
-
-def create_players(env: dict[str, str], count: int) -> list[str]:
-    """``count`` users (unusable passwords: nothing to hash) and their API tokens."""
-    out = manage(env, "shell", "-c", CREATE_PLAYERS.format(count=count))
-    line = next(line for line in out.splitlines() if line.startswith("TOKENS "))
-    return json.loads(line.removeprefix("TOKENS "))
-
-
-def prepare_database(env: dict[str, str], players: int) -> list[str]:
-    ensure_database()
-    manage(env, "migrate", "--no-input")
-    manage(env, "flush", "--no-input")
-    return create_players(env, players)
-
-
-# -- the server ------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
-
-
-def tail(path: Path, lines: int = 30) -> str:
-    try:
-        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
-    except OSError:
-        return ""
-
-
-def wait_until_healthy(base_url: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + SERVER_START_TIMEOUT_S
-    with httpx.Client(base_url=base_url, trust_env=False, timeout=2.0) as client:
-        while time.monotonic() < deadline:
-            if process.poll() is not None:
-                raise RuntimeError(f"the server exited ({process.returncode}):\n{tail(log)}")
-            with contextlib.suppress(httpx.HTTPError):
-                if client.get("/api/health/").status_code == 200:
-                    return
-            time.sleep(0.2)
-    raise RuntimeError(f"the server did not answer within {SERVER_START_TIMEOUT_S:.0f} s")
-
-
-def group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def stop_process_group(process: subprocess.Popen[bytes]) -> None:
-    """SIGTERM the server's whole group, SIGKILL whatever is left after a grace period."""
-    pgid = process.pid  # start_new_session=True: the server leads its own group
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(pgid, signal.SIGTERM)
-    deadline = time.monotonic() + SERVER_STOP_TIMEOUT_S
-    while time.monotonic() < deadline and (process.poll() is None or group_alive(pgid)):
-        time.sleep(0.1)
-    if process.poll() is None or group_alive(pgid):
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(pgid, signal.SIGKILL)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(timeout=5)
-
-
-@dataclass
-class Server:
-    base_url: str
-    pgid: int
-    log: Path
-
-
-@contextlib.contextmanager
-def running_server(config: Config, env: dict[str, str]) -> Iterator[Server]:
-    port = free_port()
-    command = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", HOST]
-    command += ["--port", str(port), "--workers", str(config.workers)]
-    command += ["--no-access-log", "--log-level", "warning"]
-    log = Path(tempfile.mkstemp(prefix="api_bench_server_", suffix=".log")[1])
-    with log.open("wb") as log_file:
-        process = subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env=env,
-            stdout=log_file,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            start_new_session=True,  # its own process group, stopped as a whole
-        )
-    try:
-        server = Server(f"http://{HOST}:{port}", process.pid, log)
-        wait_until_healthy(server.base_url, process, log)
-        yield server
-    finally:
-        stop_process_group(process)
-
-
-# -- resources: CPU from /proc (no psutil), connections from PostgreSQL's statistics ---------
-
-
-def process_ticks() -> dict[int, tuple[int, int]]:
-    """pid -> (process group, user + system clock ticks), for every process we may read."""
-    ticks = {}
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        ticks[int(entry.name)] = (int(fields[2]), int(fields[11]) + int(fields[12]))
-    return ticks
-
-
-def machine_busy_ticks() -> tuple[int, int]:
-    """(busy, total) clock ticks of all CPUs since boot, from /proc/stat."""
-    with open("/proc/stat") as stat:
-        values = [int(v) for v in stat.readline().split()[1:]]
-    idle = values[3] + values[4]  # idle + iowait
-    return sum(values) - idle, sum(values)
-
-
-PG_COUNTERS = (
-    "SELECT sessions, xact_commit + xact_rollback FROM pg_stat_database WHERE datname = %s"
-)
-
-
-def pg_counters(conn: psycopg.Connection[Any] | None) -> tuple[int, int] | None:
-    """(sessions opened, transactions) of the bench database so far, or None if unreadable.
-
-    PostgreSQL publishes these about once a second, so a window's figures are approximate.
-    """
-    if conn is None:
-        return None
-    try:
-        row = conn.execute(PG_COUNTERS, [DB_NAME]).fetchone()
-    except psycopg.Error:
-        return None
-    return (int(row[0]), int(row[1])) if row else None
-
-
-@dataclass
-class Snapshot:
-    pg: tuple[int, int] | None
-    at: float = field(default_factory=time.perf_counter)
-    processes: dict[int, tuple[int, int]] = field(default_factory=process_ticks)
-    machine: tuple[int, int] = field(default_factory=machine_busy_ticks)
-    client: float = field(default_factory=time.process_time)
-
-
-@dataclass(frozen=True)
-class Resources:
-    """Over a window: cores used on average (2.0 = two cores busy), PostgreSQL activity."""
-
-    server: float
-    client: float
-    machine: float
-    pg_sessions: int | None
-    pg_transactions: int | None
-
-
-def resources_between(start: Snapshot, end: Snapshot, server_pgid: int) -> Resources:
-    wall = end.at - start.at
-    server_ticks = sum(
-        ticks - start.processes.get(pid, (pgid, 0))[1]
-        for pid, (pgid, ticks) in end.processes.items()
-        if pgid == server_pgid
-    )
-    busy = end.machine[0] - start.machine[0]
-    total = end.machine[1] - start.machine[1]
-    pg = (end.pg[0] - start.pg[0], end.pg[1] - start.pg[1]) if start.pg and end.pg else None
-    return Resources(
-        server=server_ticks / CLK_TCK / wall,
-        client=(end.client - start.client) / wall,
-        machine=(busy / total if total else 0.0) * (os.cpu_count() or 1),
-        pg_sessions=pg[0] if pg else None,
-        pg_transactions=pg[1] if pg else None,
     )
 
 
@@ -534,11 +303,7 @@ class PhaseResult:
 
     def percentile_ms(self, q: float) -> float:
         """Nearest-rank percentile, in milliseconds (NaN without any sample)."""
-        if not self.latencies:
-            return float("nan")
-        ordered = sorted(self.latencies)
-        rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
-        return ordered[rank - 1] * 1000
+        return percentile(self.latencies, q) * 1000
 
 
 async def run_phase(
@@ -588,13 +353,6 @@ async def run_phase(
         failures=recorder.failures,
         resources=resources_between(start, end, server.pgid),
     )
-
-
-def stats_connection() -> psycopg.Connection[Any] | None:
-    try:
-        return psycopg.connect(PG_ADMIN_URL, autocommit=True)
-    except psycopg.Error:
-        return None
 
 
 async def run_levels(server: Server, tokens: list[str], config: Config) -> list[PhaseResult]:
@@ -770,12 +528,12 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()
     # A SIGTERM to the benchmark still runs the finally blocks that stop the server.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    env = server_env(config)
+    env = server_env(config.redis_url)
     players = max(config.levels)
     print(f"Preparing {DB_NAME}: create if missing, migrate, flush, {players} players", flush=True)
     tokens = prepare_database(env, players)
     print(f"Starting uvicorn with {config.workers} worker(s)", flush=True)
-    with running_server(config, env) as server:
+    with running_server(config.workers, env, log_prefix="api_bench_server_") as server:
         results = asyncio.run(run_levels(server, tokens, config))
         report(config, env, load, results, server)
     with contextlib.suppress(OSError):

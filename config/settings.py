@@ -126,7 +126,11 @@ if _redis_url:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [_redis_url]},
+            # redis-py's defaults break a busy channel layer: a 5 s socket timeout equal to
+            # the layer's own 5 s wait, and a 100-connection pool that fails when full.
+            "CONFIG": {
+                "hosts": [{"address": _redis_url, "socket_timeout": 15, "max_connections": 2000}]
+            },
         }
     }
 else:

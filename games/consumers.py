@@ -124,12 +124,23 @@ class GameConsumer(PatienceConsumer):
 class BoardCache:
     """One read of a leaderboard per process serves every watcher of it in that process.
 
-    A watcher may reuse a read that started after it heard of the change it wants to see.
+    A watcher may reuse a read that started after its process first heard of the change it
+    wants to see (every watcher in the process hears of a change by the same id).
     """
 
     def __init__(self) -> None:
         self.entries: dict[tuple[str, str], tuple[float, list[tuple[int, dict[str, Any]]]]] = {}
         self.locks: dict[tuple[str, str], asyncio.Lock] = {}
+        self.first_heard: dict[str, float] = {}
+
+    def heard(self, change: str | None) -> float:
+        """When this process first heard of ``change``."""
+        now = time.monotonic()
+        if change is None:
+            return now
+        if len(self.first_heard) > 1000:  # recent changes are all that matter
+            self.first_heard = dict(list(self.first_heard.items())[-100:])
+        return self.first_heard.setdefault(change, now)
 
     async def ranking(self, date: Any, variant: str, changed_at: float) -> list[tuple[int, dict]]:
         key = (date.isoformat(), variant)
@@ -166,19 +177,31 @@ class LeaderboardConsumer(PatienceConsumer):
         await self.accept()
         await self.send_board()
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels closes stale database connections before every handler; for the fan-out of
+        # a change to every watcher that is pure overhead (the read has its own thread).
+        if message["type"] == "leaderboard.changed":
+            await self.leaderboard_changed(message)
+        else:
+            await super().dispatch(message)
+
     async def leaderboard_changed(self, event: dict[str, Any]) -> None:
-        self.changed_at = time.monotonic()
+        self.changed_at = max(self.changed_at, boards.heard(event.get("change")))
         if self.refresh is None or self.refresh.done():
-            wait = max(settings.LEADERBOARD_PUSH_INTERVAL - (self.changed_at - self.last_sent), 0)
+            wait = max(settings.LEADERBOARD_PUSH_INTERVAL - (time.monotonic() - self.last_sent), 0)
             self.refresh = asyncio.create_task(self.send_board_after(wait))
 
     async def send_board_after(self, wait: float) -> None:
         await asyncio.sleep(wait)
-        await self.send_board()
+        # A change heard while a board was being read may be newer than that read: go again.
+        while await self.send_board() < self.changed_at:
+            await asyncio.sleep(settings.LEADERBOARD_PUSH_INTERVAL)
 
-    async def send_board(self) -> None:
+    async def send_board(self) -> float:
+        """Send the board as of the latest change heard; returns that change's time."""
         self.last_sent = time.monotonic()
-        ranking = await boards.ranking(self.date, self.variant, self.changed_at)
+        wanted = self.changed_at
+        ranking = await boards.ranking(self.date, self.variant, wanted)
         mine = next((entry for owner, entry in ranking if owner == self.user_id), None)
         await self.send_json(
             {
@@ -190,6 +213,7 @@ class LeaderboardConsumer(PatienceConsumer):
                 "me": mine,
             }
         )
+        return wanted
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "refresh", None) and not self.refresh.done():

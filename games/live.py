@@ -9,6 +9,7 @@ each consumer fetches the board at most a few times a second (see ``games.consum
 from __future__ import annotations
 
 import json
+import uuid
 from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
@@ -40,18 +41,19 @@ def schedule_game_update(game: Game, state: State, events: list[dict[str, Any]])
         body = json.loads(JSONRenderer().render(game_representation(game, state, events)))
         _send(game_group(game.pk), {"type": "game.update", "game": body})
         if game.ranked and game.daily_id:
-            _send(
-                leaderboard_group(game.daily.date, game.daily.variant),
-                {"type": "leaderboard.changed"},
-            )
+            _send(leaderboard_group(game.daily.date, game.daily.variant), _changed())
 
     transaction.on_commit(send)
 
 
 def schedule_leaderboard_update(date: dt.date, variant: str) -> None:
-    transaction.on_commit(
-        lambda: _send(leaderboard_group(date, variant), {"type": "leaderboard.changed"})
-    )
+    transaction.on_commit(lambda: _send(leaderboard_group(date, variant), _changed()))
+
+
+def _changed() -> dict[str, Any]:
+    # The id lets every watcher in a process recognise the same change, so one read of the
+    # board after it serves them all.
+    return {"type": "leaderboard.changed", "change": uuid.uuid4().hex}
 
 
 def _send(group: str, message: dict[str, Any]) -> None:

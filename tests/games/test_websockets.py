@@ -5,6 +5,7 @@ In CI the channel layer is Redis (REDIS_URL), so these run against it; locally, 
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -16,7 +17,7 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from config.asgi import application
-from games import daily, services
+from games import consumers, daily, services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -252,5 +253,36 @@ def test_an_unknown_leaderboard_is_refused():
     async def scenario():
         _, refused = await connect("/ws/leaderboards/daily/2026-01-01/poker/", [ORIGIN])
         assert refused == 4404
+
+    scenario()
+
+
+def test_a_change_during_a_board_read_still_reaches_the_watcher(player, settings, monkeypatch):
+    """The board read for one change may finish after a second change committed: the
+    watcher must get a board with the second change too, not keep the stale one."""
+    settings.LEADERBOARD_PUSH_INTERVAL = 0.05
+    today = daily.today()
+    attempt = services.start_daily_attempt(user=player, date=today, variant_slug="gold-mine")
+
+    class SlowBoards(consumers.BoardCache):
+        async def ranking(self, date, variant, changed_at):
+            ranking = await super().ranking(date, variant, changed_at)
+            await asyncio.sleep(0.4)  # read, then dawdle: meanwhile the board changes again
+            return ranking
+
+    @async_to_sync
+    async def scenario():
+        path = f"/ws/leaderboards/daily/{today.isoformat()}/gold-mine/"
+        ws, first = await connect(path, [ORIGIN])
+        assert first["results"][0]["moves"] == 0
+        monkeypatch.setattr(consumers, "boards", SlowBoards())
+        await play(user=player, game_id=attempt.game.pk, move={"type": "deal"})
+        await asyncio.sleep(0.15)  # the read for the first deal is under way
+        await play(user=player, game_id=attempt.game.pk, move={"type": "deal"})
+        boards = []
+        while not await ws.receive_nothing(timeout=1.5):
+            boards.append(await ws.receive_json_from(timeout=5))
+        assert boards and boards[-1]["results"][0]["moves"] == 2
+        await ws.disconnect()
 
     scenario()
