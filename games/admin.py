@@ -21,7 +21,7 @@ from django.db.models import Count, DurationField, Exists, ExpressionWrapper, F,
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.views.decorators.http import require_POST
 
 from config.api import ApiError
@@ -133,9 +133,35 @@ class DailyChallengeAdmin(admin.ModelAdmin):
     list_filter = ["variant", "seed_set_by_staff", "date"]
     date_hierarchy = "date"
 
+    readonly_fields = ["leaderboard"]
+
     @admin.display(description="ranked attempts")
     def attempts(self, challenge: DailyChallenge) -> int:
         return challenge.games.filter(ranked=True).count()
+
+    @admin.display(description="leaderboard")
+    def leaderboard(self, challenge: DailyChallenge) -> str:
+        """The day's ranking, each attempt linked to its review; excluded ones after it."""
+        if challenge.pk is None:
+            return "—"
+        ranked = list(
+            selectors.ranked_attempts(challenge.date, challenge.variant).select_related("owner")
+        )
+        excluded = challenge.games.filter(ranked=True, excluded=True).select_related("owner")
+        rows = [(str(rank), game) for rank, game in enumerate(ranked, start=1)]
+        rows += [("excluded", game) for game in excluded]
+        if not rows:
+            return "No attempts."
+        items = format_html_join(
+            "",
+            '<li>{}. <a href="{}">{}</a>: {}, {} cards home, {} moves</li>',
+            (
+                (rank, reverse("admin:games_game_review", args=[g.pk]), g.owner.username,
+                 g.status, g.cards_home, g.board_moves)
+                for rank, g in rows
+            ),
+        )  # fmt: skip
+        return format_html("<ol class='leaderboard' style='margin:0'>{}</ol>", items)
 
     def has_change_permission(
         self, request: HttpRequest, obj: DailyChallenge | None = None

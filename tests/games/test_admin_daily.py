@@ -58,3 +58,26 @@ def test_players_do_not_reach_the_admin(client, django_user_model):
     client.force_login(player)
     response = client.get("/admin/games/dailychallenge/")
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
+
+
+def test_a_past_days_challenge_shows_its_ranking_with_links_to_each_review(
+    staff_client, django_user_model, monkeypatch
+):
+    yesterday = daily.today() - dt.timedelta(days=1)
+    monkeypatch.setattr(daily, "today", lambda: yesterday)
+    winner = django_user_model.objects.create_user("winner", password="pw")
+    runner_up = django_user_model.objects.create_user("runner_up", password="pw")
+    first = services.start_daily_attempt(user=winner, date=yesterday, variant_slug="gold-mine")
+    second = services.start_daily_attempt(user=runner_up, date=yesterday, variant_slug="gold-mine")
+    # No cards home yet on either side: fewer moves ranks first.
+    services.play_move(user=runner_up, game_id=second.game.pk, move={"type": "deal"})
+    monkeypatch.undo()
+
+    challenge = DailyChallenge.objects.get(date=yesterday, variant="gold-mine")
+    page = staff_client.get(f"/admin/games/dailychallenge/{challenge.pk}/change/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    review = f"/admin/games/game/{first.game.pk}/review/"
+    assert review in text
+    assert text.index("runner_up") > text.index(review)  # the winner comes first
+    assert staff_client.get(review).status_code == 200
