@@ -1,4 +1,6 @@
+from django.templatetags.static import static
 from django.urls import path
+from django.views.generic import RedirectView
 
 from frontend import views
 from games import converters
@@ -8,6 +10,8 @@ assert converters  # registers the <date:...> converter
 
 urlpatterns = [
     path("", views.index, name="index"),
+    # Browsers ask for /favicon.ico whatever the page says.
+    path("favicon.ico", RedirectView.as_view(url=static("frontend/favicon.svg"), permanent=True)),
     path("play/<int:game_id>/", views.play, name="play"),
     path("replay/<int:game_id>/", views.replay, name="replay"),
     path("daily/", views.daily_page, name="daily"),

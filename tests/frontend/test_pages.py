@@ -63,3 +63,9 @@ def test_health(client: Client) -> None:
     response = client.get("/api/health/")
     assert response.status_code == 200
     assert response.json() == {"status": "ok"}
+
+
+def test_the_favicon_is_served_from_this_site(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert response["Location"].endswith("/static/frontend/favicon.svg")
