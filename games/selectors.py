@@ -117,6 +117,7 @@ def game_summary(game: Game) -> dict[str, Any]:
         "move_number": game.move_number,
         "ranked": game.ranked,
         "daily": game.daily.date if game.daily_id else None,
+        "counts": {"moves": game.board_moves, "undos": game.undo_count},
         "created_at": game.created_at,
         "last_move_at": game.last_move_at,
         "finished_at": game.finished_at,

@@ -68,6 +68,8 @@ class GameSummarySerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Game.Status.choices)
     move_number = serializers.IntegerField(help_text="History entries so far: the version.")
     ranked = serializers.BooleanField()
+    daily = serializers.DateField(allow_null=True, help_text="The daily challenge's day, if any.")
+    counts = CountsSerializer()
     created_at = serializers.DateTimeField()
     last_move_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
@@ -76,7 +78,6 @@ class GameSummarySerializer(serializers.Serializer):
 class GameSerializer(GameSummarySerializer):
     state = PlayerViewSerializer()
     legal_moves = serializers.ListField(child=serializers.JSONField())
-    counts = CountsSerializer()
     events = serializers.ListField(
         child=serializers.JSONField(), required=False, help_text="After an action only."
     )

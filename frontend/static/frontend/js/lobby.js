@@ -134,7 +134,7 @@ function savedGame(game) {
       el(
         "span",
         { class: "meta" },
-        `${plural(game.move_number, "move")} · ${game.last_move_at ? "last played" : "started"} `,
+        `${plural(game.counts.moves, "move")} · ${game.last_move_at ? "last played" : "started"} `,
         el("time", { datetime: last, title: new Date(last).toLocaleString() }, ago(last)),
       ),
     ),

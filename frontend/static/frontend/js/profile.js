@@ -92,7 +92,7 @@ function gameRow(game) {
     el(
       "div",
       { class: "game-row-meta" },
-      plural(game.move_number, "move"),
+      plural(game.counts.moves, "move"),
       " · ",
       finished ? `finished ${when(game.finished_at)}` : `last played ${when(game.last_move_at || game.created_at)}`,
     ),
