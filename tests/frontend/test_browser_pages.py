@@ -1,0 +1,293 @@
+"""The other pages in a real browser: a finished game's replay, double-click to a foundation,
+dark mode, screen-reader labels on the board, the rules pages, the leaderboards and profile,
+and changing the password. Deals are chosen by seed and checked against the rules engine."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games.rules import VARIANTS
+from games.rules.cards import card_name, parse_card
+from tests.frontend.browser_helpers import (
+    PASSWORD,
+    Line,
+    call_api,
+    cards,
+    create_players,
+    expect_move_number,
+    open_game,
+    pile,
+    release_connection,
+    sign_in,
+    snapshot,
+    start_game,
+    tops,
+    watch_errors,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def page(site, new_context, django_user_model) -> Iterator[Page]:
+    """A signed-in page on the site; its JS errors are checked after the test."""
+    create_players(django_user_model, "ada")
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    sign_in(page, site, "ada")
+    yield page
+    assert errors == []
+
+
+def play_via_api(page: Page, game_id: int, line: Line, move: dict) -> None:
+    """POST a move from the page (checked legal by the engine first) and follow it in ``line``."""
+    number = line.state.move_number
+    line.play(move)
+    answer = call_api(
+        page,
+        "POST",
+        f"/api/games/{game_id}/moves/",
+        {"move": move, "expected_move_number": number},
+    )
+    assert answer["status"] == 201, answer
+
+
+def resign_via_api(page: Page, game_id: int) -> dict:
+    answer = call_api(page, "POST", f"/api/games/{game_id}/resign/", {})
+    assert answer["status"] == 200, answer
+    assert answer["body"]["status"] == "resigned", answer
+    return answer["body"]
+
+
+def luminance(css_colour: str) -> float:
+    """Relative luminance (0 black … 1 white) of an ``rgb(…)``/``rgba(…)`` computed colour."""
+    red, green, blue = (int(x) for x in re.findall(r"\d+", css_colour)[:3])
+
+    def channel(value: int) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * channel(red) + 0.7152 * channel(green) + 0.0722 * channel(blue)
+
+
+def test_the_replay_page_steps_through_a_finished_game(site, page):
+    line = Line("selective-castle", 1)
+    game_id = start_game(page, "selective-castle", 1)
+    play_via_api(page, game_id, line, {"type": "move", "from": "tableau:2", "to": "tableau:1",
+                                       "count": 1})  # fmt: skip
+    play_via_api(page, game_id, line, {"type": "move", "from": "tableau:4", "to": "foundation:0",
+                                       "count": 1})  # fmt: skip
+    third = next(m for m in line.legal() if m["type"] == "move")
+    play_via_api(page, game_id, line, third)
+    last = resign_via_api(page, game_id)["move_number"]
+    assert last >= 4  # three moves and the resignation
+
+    page.goto(f"{site}/replay/{game_id}/")
+    step = page.locator("#step")
+    expect(step).to_have_text(f"Step 0 of {last}")
+    expect(page.locator("#board .pile[data-pile]").first).to_be_visible()
+    expect(page.locator("#first")).to_be_disabled()
+    expect(page.locator("#back")).to_be_disabled()
+    expect(page.locator("#step-entry")).to_have_text("The deal")
+    at_start = snapshot(page)
+
+    page.locator("#forward").click()
+    expect(step).to_have_text(f"Step 1 of {last}")
+    expect(page.locator("#step-entry")).to_contain_text("Move 1:")
+    expect(page.locator("#first")).to_be_enabled()
+
+    page.locator("#last").click()
+    expect(step).to_have_text(f"Step {last} of {last}")
+    expect(page.locator("#step-entry")).to_contain_text(f"Move {last}: Resigned")
+    expect(page.locator("#forward")).to_be_disabled()
+    expect(page.locator("#last")).to_be_disabled()
+    at_end = snapshot(page)
+    assert at_end != at_start  # the cards moved between the deal and the end
+
+    page.locator("#back").click()
+    expect(step).to_have_text(f"Step {last - 1} of {last}")
+    expect(page.locator("#step-entry")).to_contain_text(f"Move {last - 1}:")
+
+    page.locator("#first").click()
+    expect(step).to_have_text(f"Step 0 of {last}")
+    expect(page.locator("#step-entry")).to_have_text("The deal")
+    assert snapshot(page) == at_start
+
+    # Play advances by itself to the end, then stops.
+    page.locator("#play").click()
+    expect(page.locator("#play")).to_have_attribute("aria-pressed", "true")
+    expect(step).to_have_text(f"Step 1 of {last}")
+    expect(step).to_have_text(f"Step {last} of {last}")
+    expect(page.locator("#play")).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#step-entry")).to_contain_text(f"Move {last}: Resigned")
+    assert snapshot(page) == at_end
+
+
+def test_double_clicking_a_card_sends_it_to_a_foundation(site, page):
+    line = Line("grandfathers-clock", 1)
+    # The first tableau card with a legal move to a foundation (the page sends the first such
+    # move of the double-clicked pile's top card).
+    move = next(
+        m
+        for m in line.legal()
+        if m["type"] == "move"
+        and m["from"].startswith("tableau:")
+        and m["to"].startswith("foundation:")
+        and m["count"] == 1
+    )
+    moved = line.top(move["from"])
+    open_game(page, site, start_game(page, "grandfathers-clock", 1))
+    expect_move_number(page, 0)
+
+    cards(page, move["from"]).last.dblclick()
+    line.play(move)
+    expect_move_number(page, 1)
+    expect(cards(page, move["to"]).last).to_have_attribute("data-card", moved)
+    expect(page.locator("#message")).not_to_have_attribute("data-kind", "error")
+    expect(page.locator("#board .selected")).to_have_count(0)
+    assert tops(page) == line.tops()
+
+
+def test_dark_mode_follows_the_system_colour_scheme(site, new_context):
+    colours = {}
+    for scheme in ("light", "dark"):
+        page = new_context(color_scheme=scheme).new_page()
+        errors = watch_errors(page)
+        page.goto(site + "/rules/gold-mine/")
+        expect(page.locator("#rules")).to_be_visible()
+        colours[scheme] = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert errors == []
+    assert colours["dark"] != colours["light"], colours
+    assert luminance(colours["dark"]) < 0.1, colours
+    assert luminance(colours["light"]) > 0.5, colours
+
+
+def test_cards_and_piles_are_labelled_for_screen_readers(site, page):
+    line = Line("grounds-for-divorce", 1)
+    open_game(page, site, start_game(page, "grounds-for-divorce", 1))
+    view = line.view()["piles"]
+
+    tableau = pile(page, "tableau:0")
+    expect(tableau).to_have_attribute(
+        "aria-label", re.compile(r"^Tableau pile \d+, \d+ cards?, \d+ face down$")
+    )
+    count = len(view["tableau:0"]["cards"])
+    down = view["tableau:0"]["face_down"]
+    expect(tableau).to_have_attribute(
+        "aria-label", f"Tableau pile 1, {count} card{'s' if count != 1 else ''}, {down} face down"
+    )
+
+    # A face-up court card or Ace (the engine names 2 to 10 in words, the page in figures).
+    pile_id, code = next(
+        (pile_id, entry["cards"][-1])
+        for pile_id, entry in view.items()
+        if pile_id.startswith("tableau:")
+        and entry["cards"]
+        and entry["cards"][-1]
+        and entry["cards"][-1][0] in "AJQK"
+    )
+    face_up = cards(page, pile_id).last
+    expect(face_up).to_have_attribute("data-card", code)
+    expect(face_up).to_have_attribute("role", "img")
+    expect(face_up).to_have_attribute("aria-label", card_name(parse_card(code)))
+
+    face_down = page.locator("#board .card.face-down")
+    assert face_down.count() > 0
+    expect(face_down.first).to_have_attribute("aria-label", "Face-down card")
+    assert page.locator("#board .card.face-down[data-card]").count() == 0
+    assert page.locator("#board .card.face-down:not([aria-label='Face-down card'])").count() == 0
+
+
+def test_the_rules_page_of_each_game_names_it_and_links_its_document_and_play(site, page):
+    for slug, variant in VARIANTS.items():
+        page.goto(f"{site}/rules/{slug}/")
+        rules = page.locator("article#rules")
+        expect(rules).to_have_attribute("data-variant", slug)
+        expect(page.locator("#rules-title")).to_have_text(variant.name)
+        expect(rules.locator(f'a[href="/rules/{slug}.txt"]')).to_have_count(1)
+        play = page.locator("#play-link")
+        expect(play).to_be_visible()
+        expect(play).to_have_text(f"Play {variant.name}")
+        response = page.request.get(f"{site}/rules/{slug}.txt")
+        assert response.ok, slug
+
+    # "Play" starts a game of it at once for a signed-in player.
+    page.locator("#play-link").click()
+    page.wait_for_url(re.compile(r"/play/\d+/$"))
+    expect(page.locator("#board")).to_have_attribute("data-variant", slug)
+
+
+def test_the_leaderboards_and_profile_pages_render_their_tables(site, page):
+    page.goto(site + "/leaderboards/")
+    table = page.locator("table#alltime-leaderboard")
+    expect(table).to_be_visible()
+    expect(table.locator("thead th")).to_have_count(6)
+    expect(page.locator("#min-games")).to_contain_text("Players appear once")
+    first, second = list(VARIANTS)[:2]
+    expect(page.locator(f"#tab-{first}")).to_have_attribute("aria-selected", "true")
+    page.locator(f"#tab-{second}").click()
+    expect(page.locator(f"#tab-{second}")).to_have_attribute("aria-selected", "true")
+    expect(page.locator(f"#tab-{first}")).to_have_attribute("aria-selected", "false")
+    expect(page).to_have_url(re.compile(rf"\?game={second}$"))
+
+    game_id = start_game(page, "selective-castle", 1)
+    resign_via_api(page, game_id)
+
+    page.goto(site + "/profile/")
+    row = page.locator('#stats-table tr[data-variant="selective-castle"]')
+    expect(row).to_be_visible()
+    expect(row.locator('td[data-label="Played"]')).to_have_text("1")
+    expect(page.locator("#daily-streaks-table tr[data-variant]").first).to_have_attribute(
+        "data-variant", "overall"
+    )
+    page.locator('.segmented [data-status="resigned"]').click()
+    expect(page.locator('.segmented [data-status="resigned"]')).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    item = page.locator(f'#finished li[data-game-id="{game_id}"]')
+    expect(item).to_have_attribute("data-status", "resigned")
+    link = item.locator(f'a[href="/replay/{game_id}/"]')
+    expect(link).to_be_visible()
+    link.click()
+    page.wait_for_url(f"{site}/replay/{game_id}/")
+    expect(page.locator("#step")).to_have_text(re.compile(r"^Step 0 of \d+$"))
+
+
+def test_changing_the_password_shows_a_wrong_old_password_then_succeeds(
+    site, page, django_user_model
+):
+    new_password = "another-horse-battery-staple"
+    page.goto(site + "/account/")
+    expect(page.locator("#account-username")).to_have_text("ada")
+
+    page.fill("#id_old_password", "not-the-password")
+    page.fill("#id_new_password", new_password)
+    page.fill("#id_new_password2", new_password)
+    page.locator("#password-form button[type=submit]").click()
+    error = page.locator("#old_password-error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("old password was entered incorrectly")
+    expect(page.locator("#id_old_password")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#form-status")).to_be_hidden()
+    assert django_user_model.objects.get(username="ada").check_password(PASSWORD)
+    release_connection()
+
+    page.fill("#id_old_password", PASSWORD)
+    page.fill("#id_new_password", new_password)
+    page.fill("#id_new_password2", new_password)
+    page.locator("#password-form button[type=submit]").click()
+    status = page.locator("#form-status")
+    expect(status).to_be_visible()
+    expect(status).to_contain_text("Your password has been changed")
+    expect(error).to_be_hidden()
+    expect(page.locator("#id_old_password")).not_to_have_attribute("aria-invalid", "true")
+    assert django_user_model.objects.get(username="ada").check_password(new_password)
+    release_connection()
+
+    # This session is kept: still signed in after a reload.
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("data-user", "ada")
