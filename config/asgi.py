@@ -2,13 +2,17 @@
 
 import os
 
+import django
 from django.conf import settings
-from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 # Set up Django (apps registry) before importing anything that touches models.
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)
+
+from config.handlers import SyncChainASGIHandler  # noqa: E402
+
+django_asgi_app = SyncChainASGIHandler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

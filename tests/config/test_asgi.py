@@ -1,13 +1,18 @@
 """The ASGI application bin/run serves: HTTP through Django, static files while DEBUG is on."""
 
 import importlib
+import inspect
+import json
 
+import pytest
 from asgiref.sync import async_to_sync
 from asgiref.testing import ApplicationCommunicator
 from channels.routing import ProtocolTypeRouter
+from django.contrib.auth.models import User
 from pytest_django import Settings
 
 import config.asgi
+from config.handlers import SyncChainASGIHandler
 
 
 @async_to_sync
@@ -46,3 +51,19 @@ def test_static_files_served_in_debug(settings: Settings) -> None:
     status, body = asgi_get(module.application, "/static/frontend/site.css")
     assert status == 200
     assert b"--accent" in body
+
+
+def test_the_middleware_chain_and_view_run_in_one_synchronous_call() -> None:
+    # One trip to a thread per request, not one per middleware hook (config/handlers.py).
+    served = config.asgi.application.application_mapping["http"]
+    # Under DEBUG (an earlier test reloads the module) it is wrapped to serve static files.
+    assert isinstance(getattr(served, "application", served), SyncChainASGIHandler)
+    assert not inspect.iscoroutinefunction(SyncChainASGIHandler()._middleware_chain)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_api_call_through_the_asgi_application_reads_the_database() -> None:
+    User.objects.create_user("ada", password="x-long-password-1")
+    status, body = asgi_get(config.asgi.application, "/api/variants/")
+    assert status == 200
+    assert len(json.loads(body)) == 5
