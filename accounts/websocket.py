@@ -11,13 +11,14 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.middleware import BaseMiddleware
-from rest_framework.authtoken.models import Token
+
+from accounts.authentication import token_owner
 
 
 @database_sync_to_async
 def _user_for(key: str) -> Any:
-    token = Token.objects.select_related("user").filter(key=key).first()
-    return token.user if token and token.user.is_active else None
+    found = token_owner(key)
+    return found[0] if found and found[0].is_active else None
 
 
 def _token_from(scope: dict[str, Any]) -> str | None:

@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
+from accounts.authentication import token_owner
 from tests.accounts.helpers import PASSWORD, assert_error, post, url
 
 pytestmark = pytest.mark.django_db
@@ -82,3 +83,30 @@ def test_a_malformed_authorization_header_is_refused(client: Client) -> None:
     response = client.get(url("me"), HTTP_AUTHORIZATION="Token not a token")
 
     assert_error(response, 401, "authentication_failed")
+
+
+def test_a_token_of_an_inactive_user_is_refused(client: Client, ada: User) -> None:
+    key = obtain(client).json()["token"]
+    User.objects.filter(pk=ada.pk).update(is_active=False)
+
+    response = Client().get(url("me"), HTTP_AUTHORIZATION=f"Token {key}")
+
+    assert_error(response, 401, "authentication_failed")
+
+
+def test_an_unknown_token_is_refused(ada: User) -> None:
+    response = Client().get(url("me"), HTTP_AUTHORIZATION="Token " + "0" * 40)
+
+    assert_error(response, 401, "authentication_failed")
+
+
+def test_signing_in_by_token_costs_one_query(
+    client: Client, ada: User, django_assert_num_queries: Any
+) -> None:
+    key = obtain(client).json()["token"]
+
+    with django_assert_num_queries(1):
+        user, token = token_owner(key)
+
+    assert (user, token.key, token.user) == (ada, key, ada)
+    assert token_owner("nope") is None
