@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from config.api import ApiError
-from games import daily, live, selectors
+from games import daily, live, selectors, store
 from games.history import (
     RESIGN,
     UNDO,
@@ -21,10 +21,21 @@ from games.history import (
     revealed_hidden_cards,
     standing_entries,
 )
-from games.models import AuditLog, DailyChallenge, Deal, Game, GameFlag, Move
+from games.models import AuditLog, DailyChallenge, Deal, Game, GameFlag
 from games.rules import DEAL_VERSION, MAX_SEED, IllegalMove, State, Variant, get_variant
 
 STATUS_AFTER_EVENT = {"game_won": Game.Status.WON, "game_lost": Game.Status.LOST}
+#: What a history entry changes in the game row.
+RECORDED_FIELDS = (
+    "move_number",
+    "state",
+    "status",
+    "last_move_at",
+    "finished_at",
+    "undo_count",
+    "cards_home",
+    "board_moves",
+)
 
 
 @dataclass
@@ -218,14 +229,9 @@ def resign_game(
 
 def _lock_game(user: AbstractBaseUser, game_id: int, expected_move_number: int | None) -> Game:
     """The player's game, locked until the transaction ends; 404 for anyone else's."""
-    try:
-        game = (
-            Game.objects.select_for_update(of=("self",))
-            .select_related("deal", "daily")
-            .get(pk=game_id, owner=user)
-        )
-    except Game.DoesNotExist:
-        raise ApiError("not_found", "There is no such game.", 404) from None
+    game = store.lock_game(game_id, user.pk)
+    if game is None:
+        raise ApiError("not_found", "There is no such game.", 404)
     if game.ranked and game.daily_id and daily.day_closed(game.daily.date):
         # The day's seed is public now: playing on would mean playing with every card known.
         raise ApiError(
@@ -265,27 +271,20 @@ def _record(
     """Append one history entry and bring the snapshot up to date, in the caller's transaction."""
     now = timezone.now()
     game.move_number += 1
-    Move.objects.create(
-        game=game, number=game.move_number, payload=payload, events=events, received_at=now
-    )
     game.state = variant.state_to_json(state)
     game.cards_home = variant.cards_home(state)
     game.board_moves = state.move_number
     game.status = status
     game.last_move_at = now
     game.finished_at = now if status != Game.Status.PLAYING else None
-    game.save(
-        update_fields=[
-            "move_number",
-            "state",
-            "status",
-            "last_move_at",
-            "finished_at",
-            "undo_count",
-            "cards_home",
-            "board_moves",
-        ]
-    )
+    entry = {
+        "game": game,
+        "number": game.move_number,
+        "payload": payload,
+        "events": events,
+        "received_at": now,
+    }
+    store.append_entry(game, entry, RECORDED_FIELDS)
     if game.ranked and game.is_finished:
         # Checked as the attempt's result becomes final, in the same transaction: a finished
         # attempt is never on a leaderboard unchecked. `manage.py flag_games` checks the rest.

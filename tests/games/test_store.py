@@ -1,0 +1,119 @@
+"""games.store: the move path's SQL reads and writes what the ORM would."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import daily, services, store
+from games.models import Game, Move
+from tests.games.helpers import make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def test_locking_a_game_loads_it_with_its_deal_and_challenge_in_one_query(
+    django_assert_num_queries: Any,
+) -> None:
+    player = make_user()
+    game = services.start_daily_attempt(
+        user=player, date=daily.today(), variant_slug="gold-mine"
+    ).game
+
+    with transaction.atomic(), django_assert_num_queries(1):
+        locked = store.lock_game(game.pk, player.pk)
+        seen = (locked.deal.variant, locked.deal.seed, locked.daily.date, locked.daily.variant)
+
+    expected = Game.objects.select_related("deal", "daily").get(pk=game.pk)
+    assert seen == (
+        expected.deal.variant,
+        expected.deal.seed,
+        expected.daily.date,
+        expected.daily.variant,
+    )
+    assert [getattr(locked, f.attname) for f in Game._meta.concrete_fields] == [
+        getattr(expected, f.attname) for f in Game._meta.concrete_fields
+    ]
+    assert not [name for name in vars(locked) if name.startswith(("deal__", "daily__"))]
+
+
+def test_a_casual_game_locks_without_a_challenge() -> None:
+    player = make_user()
+    game = services.create_game(user=player, variant_slug="selective-castle", seed=7).game
+
+    with transaction.atomic():
+        locked = store.lock_game(game.pk, player.pk)
+
+    assert locked.daily is None
+    assert (locked.deal.seed, locked.deal.variant) == (7, "selective-castle")
+
+
+def test_someone_elses_game_or_no_game_is_not_found() -> None:
+    owner, other = make_user(), make_user()
+    game = services.create_game(user=owner, variant_slug="gold-mine").game
+
+    with transaction.atomic():
+        assert store.lock_game(game.pk, other.pk) is None
+        assert store.lock_game(game.pk + 1000, owner.pk) is None
+
+
+def test_appending_an_entry_writes_the_move_and_the_game_fields() -> None:
+    game = services.create_game(user=make_user(), variant_slug="gold-mine").game
+    now = timezone.now()
+    game.move_number, game.status, game.finished_at = 1, Game.Status.RESIGNED, now
+    game.state = {"changed": ["é", 1, None]}
+    entry = {
+        "game": game,
+        "number": 1,
+        "payload": {"type": "resign"},
+        "events": [],
+        "received_at": now,
+    }
+
+    with transaction.atomic():
+        store.append_entry(game, entry, ("move_number", "status", "finished_at", "state"))
+
+    move = Move.objects.get(game=game)
+    assert (move.number, move.payload, move.events, move.received_at) == (
+        1,
+        {"type": "resign"},
+        [],
+        now,
+    )
+    saved = Game.objects.get(pk=game.pk)
+    assert (saved.move_number, saved.status, saved.finished_at, saved.state) == (
+        1,
+        "resigned",
+        now,
+        {"changed": ["é", 1, None]},
+    )
+
+
+def test_a_duplicate_move_number_is_refused_by_the_database() -> None:
+    game = services.create_game(user=make_user(), variant_slug="gold-mine").game
+    entry = {"game": game, "number": 1, "payload": {}, "events": [], "received_at": timezone.now()}
+    with transaction.atomic():
+        store.append_entry(game, entry, ("move_number",))
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        store.append_entry(game, entry, ("move_number",))
+    assert Move.objects.filter(game=game).count() == 1
+
+
+def test_the_joined_rows_carry_the_types_the_orm_gives() -> None:
+    player = make_user()
+    game = services.start_daily_attempt(
+        user=player, date=daily.today(), variant_slug="gold-mine"
+    ).game
+
+    with transaction.atomic():
+        locked = store.lock_game(game.pk, player.pk)
+
+    expected = Game.objects.select_related("deal", "daily").get(pk=game.pk)
+    for joined, orm in [(locked.deal, expected.deal), (locked.daily, expected.daily)]:
+        for field in type(orm)._meta.concrete_fields:
+            mine, theirs = getattr(joined, field.attname), getattr(orm, field.attname)
+            assert (mine, type(mine)) == (theirs, type(theirs)), field.name
