@@ -91,6 +91,9 @@ class Game(models.Model):
     #: Moves on the board (undone ones not counted).
     board_moves = models.PositiveIntegerField(default=0)
     undo_count = models.PositiveIntegerField(default=0)
+    #: An undo would be accepted now: a casual game in play whose last move on the board
+    #: showed no hidden card (``games.history.revealed_hidden_cards``).
+    can_undo = models.BooleanField(default=False)
     hint_count = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
     last_move_at = models.DateTimeField(null=True, blank=True)

@@ -29,7 +29,7 @@ from django.db.models.functions import Coalesce
 
 from config.api import ApiError
 from games import daily
-from games.history import RESIGN, UNDO, line_of_play
+from games.history import RESIGN, UNDO, line_of_play, revealed_hidden_cards, standing_entries
 from games.models import AuditLog, DailyChallenge, Game, GameFlag, Move
 from games.rules import VARIANTS, IllegalMove, ReplayError, State, Variant, get_variant
 
@@ -98,6 +98,7 @@ def game_representation(
             [move.to_json() for move in variant.legal_moves(state)] if not game.is_finished else []
         ),
         "counts": {"moves": state.move_number, "undos": game.undo_count},
+        "can_undo": game.can_undo,
         "created_at": game.created_at,
         "last_move_at": game.last_move_at,
         "finished_at": game.finished_at,
@@ -293,6 +294,15 @@ def verification(game: Game, rows: list[HistoryRow] | None = None) -> Verificati
     expected = Game.Status.RESIGNED if resigned else variant.status(state)
     if game.status != expected:
         return Verification(f"the stored status is {game.status}, the replay says {expected}", last)
+    standing = standing_entries(entries)
+    can_undo = (
+        not game.ranked
+        and game.status == Game.Status.PLAYING
+        and bool(standing)
+        and not revealed_hidden_cards(entries[standing[-1]], rows[standing[-1]][2])
+    )
+    if game.can_undo != can_undo:
+        return Verification(f"the stored can_undo is {game.can_undo}, the history says {can_undo}")
     if not game.ranked:
         # Casual games are ranked by nothing, and older ones predate these columns (migration
         # 0002 did not backfill them): only a ranked attempt's counts must match.

@@ -78,6 +78,10 @@ class GameSummarySerializer(serializers.Serializer):
 class GameSerializer(GameSummarySerializer):
     state = PlayerViewSerializer()
     legal_moves = serializers.ListField(child=serializers.JSONField())
+    can_undo = serializers.BooleanField(
+        help_text="Whether POST undo/ would be accepted now: casual games only, and never "
+        "for a move that turned up or dealt hidden cards."
+    )
     events = serializers.ListField(
         child=serializers.JSONField(), required=False, help_text="After an action only."
     )

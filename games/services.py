@@ -33,6 +33,7 @@ RECORDED_FIELDS = (
     "last_move_at",
     "finished_at",
     "undo_count",
+    "can_undo",
     "cards_home",
     "board_moves",
 )
@@ -181,6 +182,11 @@ def play_move(
             (STATUS_AFTER_EVENT[e["type"]] for e in events if e["type"] in STATUS_AFTER_EVENT),
             Game.Status.PLAYING,
         )
+        game.can_undo = (
+            not game.ranked
+            and status == Game.Status.PLAYING
+            and not revealed_hidden_cards(move, events)
+        )
         _record(game, variant, after, move, events, status)
     return Outcome(game, after, events)
 
@@ -210,6 +216,8 @@ def undo_move(
             )
         line = line_of_play(variant, game.deal.seed, [payload for payload, _ in history])
         game.undo_count += 1
+        # The move now last on the board decides whether another undo may follow.
+        game.can_undo = len(standing) > 1 and not revealed_hidden_cards(*history[standing[-2]])
         events = [{"type": "undone"}]
         _record(game, variant, line[-2], {"type": UNDO}, events, Game.Status.PLAYING)
     return Outcome(game, line[-2], events)
@@ -223,6 +231,7 @@ def resign_game(
         variant = get_variant(game.deal.variant)
         state = variant.state_from_json(game.state)
         events = [{"type": "resigned"}]
+        game.can_undo = False
         _record(game, variant, state, {"type": RESIGN}, events, Game.Status.RESIGNED)
     return Outcome(game, state, events)
 

@@ -138,15 +138,26 @@ def test_undo_takes_back_a_move_and_restores_the_board(site, page):
     line = Line("selective-castle", 1)
     open_game(page, site, start_game(page, "selective-castle", 1))
     before = snapshot(page)
+    expect(page.locator("#undo")).to_be_disabled()  # nothing to take back yet
     play_and_check(page, line, "tap", card("tableau:2", "tableau:7"))
     assert snapshot(page) != before
 
+    expect(page.locator("#undo")).to_be_enabled()
     page.locator("#undo").click()
     expect_move_number(page, 2)  # the undo is a version of its own
     expect(page.locator("#move-count")).to_have_text("0")
     expect(page.locator("#message")).to_have_text("Move taken back.")
     expect(page.locator("#message")).to_have_attribute("data-kind", "info")
     assert snapshot(page) == before
+    expect(page.locator("#undo")).to_be_disabled()
+
+
+def test_undo_is_offered_only_when_the_server_would_accept_it(site, page):
+    open_game(page, site, start_game(page, "gold-mine", 3))
+    tap_move(page, {"type": "deal"})  # a deal shows hidden cards: it cannot be taken back
+    expect_move_number(page, 1)
+    expect(page.locator("#undo")).to_be_disabled()
+    expect(page.locator("#undo")).to_have_attribute("title", re.compile("cannot be taken back"))
 
 
 def test_a_reloaded_page_shows_the_game_where_it_was(site, page):

@@ -37,6 +37,7 @@ REPRESENTATION_KEYS = {
     "state",
     "legal_moves",
     "counts",
+    "can_undo",
     "created_at",
     "last_move_at",
     "finished_at",

@@ -395,6 +395,49 @@ def test_resign_ends_the_game_reveals_the_seed_and_refuses_further_actions() -> 
     assert detail(client, game["id"]) == before
 
 
+@pytest.mark.parametrize("slug", SLUGS)
+def test_can_undo_always_says_what_an_undo_would_get(slug: str) -> None:
+    """Random play trying an undo after every step: accepted exactly when the game said so."""
+    client = client_for()
+    rng = random.Random(slug)
+    game = new_game(client, slug, seed=rng.randrange(1000))
+    assert game["can_undo"] is False
+    for _ in range(40):
+        said = game["can_undo"]
+        response = client.post(f"/api/games/{game['id']}/undo/", {}, format="json")
+        assert (response.status_code == 200) is said, (said, response.content)
+        if said:
+            game = response.json()
+        if game["status"] != "playing" or not game["legal_moves"]:
+            break
+        game = play(client, game["id"], rng.choice(game["legal_moves"]))
+    assert detail(client, game["id"])["can_undo"] == game["can_undo"]
+
+
+def test_a_move_that_shows_nothing_new_can_be_undone_and_one_that_shows_cards_cannot() -> None:
+    client = client_for()
+    game = new_game(client, "selective-castle", seed=5)
+    moved = play(client, game["id"], game["legal_moves"][0])
+    assert moved["can_undo"] is True
+    assert (
+        client.post(f"/api/games/{game['id']}/undo/", {}, format="json").json()["can_undo"] is False
+    ), "nothing is left to undo"
+
+    dealt = new_game(client, "gold-mine", seed=3)
+    assert play(client, dealt["id"], {"type": "deal"})["can_undo"] is False
+
+
+def test_ranked_and_finished_games_never_offer_undo() -> None:
+    client = client_for()
+    game = new_game(client, "selective-castle", seed=5)
+    moved = play(client, game["id"], game["legal_moves"][0])
+    assert moved["can_undo"] is True
+    resigned = client.post(f"/api/games/{game['id']}/resign/", {}, format="json").json()
+    assert resigned["can_undo"] is False
+    Game.objects.filter(pk=game["id"]).update(status="playing", ranked=True)
+    assert play(client, game["id"], moved["legal_moves"][0])["can_undo"] is False
+
+
 # -- replay -----------------------------------------------------------------------------------
 
 

@@ -44,6 +44,13 @@ def test_verify_games_catches_a_tampered_snapshot(played_game, capsys):
     assert "snapshot differs" in capsys.readouterr().err
 
 
+def test_verify_games_catches_an_undo_flag_the_history_does_not_give(played_game, capsys):
+    Game.objects.filter(pk=played_game.pk).update(can_undo=not played_game.can_undo)
+    with pytest.raises(CommandError):
+        call_command("verify_games")
+    assert "can_undo" in capsys.readouterr().err
+
+
 def test_verify_games_names_a_game_that_does_not_exist():
     with pytest.raises(CommandError, match="no game with id 424242"):
         call_command("verify_games", 424242)

@@ -74,7 +74,12 @@ function showControls() {
   $("badges").replaceChildren(...badges);
   // Ranked games have no undo at all; the server would refuse it anyway.
   $("undo").hidden = game.ranked;
-  $("undo").disabled = game.ranked || over;
+  // The server says whether it would take the last move back (not one that showed cards).
+  $("undo").disabled = game.ranked || over || !game.can_undo;
+  const undoNote = game.counts.moves
+    ? "The last move turned up cards that were hidden: it cannot be taken back."
+    : "No move to take back yet.";
+  $("undo").title = game.can_undo || over ? "" : undoNote;
   $("resign").disabled = over;
   $("show-result").hidden = !over;
   tick();
