@@ -38,6 +38,9 @@ def _lock_sql(for_update_of: bool, for_update: bool) -> str:
 def lock_game(game_id: int, owner_id: Any) -> Game | None:
     """The owner's game with its deal and daily challenge, its row locked until the
     transaction ends (call inside ``transaction.atomic``); None if there is no such game."""
+    low, high = connection.ops.integer_field_range(Game._meta.pk.get_internal_type())
+    if not low <= game_id <= high:
+        return None  # no row has it, and SQLite's driver would fail on the number
     features = connection.features
     sql = _lock_sql(features.has_select_for_update_of, features.has_select_for_update)
     game = next(iter(Game.objects.raw(sql, [game_id, owner_id])), None)
