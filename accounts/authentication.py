@@ -15,6 +15,8 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
+_KEY_LENGTH = Token._meta.get_field("key").max_length
+
 
 @cache
 def _token_sql() -> str:
@@ -30,6 +32,8 @@ def _token_sql() -> str:
 
 def token_owner(key: str) -> tuple[Any, Token] | None:
     """The user and token for an API key, whether or not the user is active; None if unknown."""
+    if not key or len(key) > _KEY_LENGTH or "\x00" in key:
+        return None  # never a key; PostgreSQL would refuse the NUL outright
     user = next(iter(get_user_model().objects.raw(_token_sql(), [key])), None)
     if user is None:
         return None

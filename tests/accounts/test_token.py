@@ -110,3 +110,11 @@ def test_signing_in_by_token_costs_one_query(
 
     assert (user, token.key, token.user) == (ada, key, ada)
     assert token_owner("nope") is None
+
+
+@pytest.mark.parametrize("key", ["a\x00b", "0" * 41, ""])
+def test_what_cannot_be_a_key_is_unknown_without_asking_the_database(
+    key: str, django_assert_num_queries: Any
+) -> None:
+    with django_assert_num_queries(0):
+        assert token_owner(key) is None
