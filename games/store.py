@@ -1,8 +1,8 @@
 """The SQL of the move path, written out once.
 
 Every move locks its game, appends one history entry and updates the snapshot. Through the
-ORM those three steps cost more server time than the rest of the move put together (SQL
-built anew for each query, a model instance per joined row): see ``bench/README.md``. These
+ORM those three steps were the largest part of a move's server time (SQL built anew for each
+query, a model instance per joined row; see ``bench/README.md``). These
 are the same statements, built once from the models' metadata; values still go through the
 fields' own conversion, so the rows are exactly what the ORM would write, on PostgreSQL and on
 SQLite. Everything else (reads for pages, staff actions) uses the ORM.
