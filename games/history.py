@@ -6,7 +6,7 @@ back; a ``resign`` entry ends the game without changing the cards.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from games.rules import IllegalMove, ReplayError, State, Variant
@@ -56,6 +56,13 @@ def revealed_hidden_cards(payload: dict[str, Any], events: list[dict[str, Any]])
         or (event["type"] == "pile_filled" and event.get("from") == "stock")
         for event in events
     )
+
+
+def last_move_can_be_undone(history: Sequence[tuple[dict[str, Any], list[dict[str, Any]]]]) -> bool:
+    """Whether the move last on the board after these (payload, events) entries may be taken
+    back: there is one, and it showed no hidden card."""
+    standing = standing_entries(payload for payload, _ in history)
+    return bool(standing) and not revealed_hidden_cards(*history[standing[-1]])
 
 
 def state_after(variant: Variant, seed: int, entries: list[dict[str, Any]], step: int) -> State:

@@ -29,7 +29,7 @@ from django.db.models.functions import Coalesce
 
 from config.api import ApiError
 from games import daily
-from games.history import RESIGN, UNDO, line_of_play, revealed_hidden_cards, standing_entries
+from games.history import RESIGN, UNDO, last_move_can_be_undone, line_of_play
 from games.models import AuditLog, DailyChallenge, Game, GameFlag, Move
 from games.rules import VARIANTS, IllegalMove, ReplayError, State, Variant, get_variant
 
@@ -294,12 +294,10 @@ def verification(game: Game, rows: list[HistoryRow] | None = None) -> Verificati
     expected = Game.Status.RESIGNED if resigned else variant.status(state)
     if game.status != expected:
         return Verification(f"the stored status is {game.status}, the replay says {expected}", last)
-    standing = standing_entries(entries)
     can_undo = (
         not game.ranked
         and game.status == Game.Status.PLAYING
-        and bool(standing)
-        and not revealed_hidden_cards(entries[standing[-1]], rows[standing[-1]][2])
+        and last_move_can_be_undone([(payload, events) for _, payload, events, _ in rows])
     )
     if game.can_undo != can_undo:
         return Verification(f"the stored can_undo is {game.can_undo}, the history says {can_undo}")

@@ -47,9 +47,11 @@ def lock_game(game_id: int, owner_id: Any) -> Game | None:
     if game is None:
         return None
     game.deal = _joined(game, Deal, "deal__")
-    daily = _joined(game, DailyChallenge, "daily__")
     if game.daily_id is not None:
-        game.daily = daily
+        game.daily = _joined(game, DailyChallenge, "daily__")
+    else:  # a casual game: the join found nothing to build
+        for field in DailyChallenge._meta.concrete_fields:
+            del game.__dict__[f"daily__{field.attname}"]
     return game
 
 

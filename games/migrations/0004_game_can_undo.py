@@ -1,6 +1,6 @@
 from django.db import migrations, models
 
-from games.history import revealed_hidden_cards, standing_entries
+from games.history import last_move_can_be_undone
 
 
 def fill_can_undo(apps, schema_editor):
@@ -12,8 +12,7 @@ def fill_can_undo(apps, schema_editor):
         history = list(
             Move.objects.filter(game_id=game_id).order_by("number").values_list("payload", "events")
         )
-        standing = standing_entries(payload for payload, _ in history)
-        if standing and not revealed_hidden_cards(*history[standing[-1]]):
+        if last_move_can_be_undone(history):
             Game.objects.filter(pk=game_id).update(can_undo=True)
 
 
