@@ -11,9 +11,18 @@ body, sending the response, the request signals and streaming stay Django's. Mea
 
 from __future__ import annotations
 
+import asyncio
+from contextvars import ContextVar
+
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIHandler
 from django.http import HttpRequest, HttpResponseBase
+
+#: The event loop serving the current request, for work the request hands back to it without
+#: waiting (``games.live`` publishes there). None outside an ASGI request (tests, commands).
+request_loop: ContextVar[asyncio.AbstractEventLoop | None] = ContextVar(
+    "request_loop", default=None
+)
 
 
 class SyncChainASGIHandler(ASGIHandler):
@@ -23,5 +32,6 @@ class SyncChainASGIHandler(ASGIHandler):
     async def get_response_async(self, request: HttpRequest) -> HttpResponseBase:
         # thread_sensitive: the request's own thread (Django's per-request context), where
         # the request_started/finished signals also run, so its database connection is
-        # opened and given back on one thread.
+        # opened and given back on one thread. The context, request_loop set, goes with it.
+        request_loop.set(asyncio.get_running_loop())
         return await sync_to_async(self.get_response, thread_sensitive=True)(request)

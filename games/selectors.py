@@ -78,10 +78,19 @@ def seed_visible(game: Game) -> bool:
     return game.seed_chosen or game.is_finished
 
 
+def json_time(value: dt.date | None) -> str | None:
+    """A date or time as the REST API's JSON renderer writes it (UTC as ``Z``)."""
+    if value is None:
+        return None
+    text = value.isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+
 def game_representation(
     game: Game, state: State | None = None, events: list[dict[str, Any]] | None = None
 ) -> dict[str, Any]:
-    """A game as its player sees it: never a face-down card, the seed only when allowed."""
+    """A game as its player sees it: never a face-down card, the seed only when allowed.
+    JSON-ready (times as text): the live update sends it as it is."""
     variant = get_variant(game.deal.variant)
     if state is None:
         state = variant.state_from_json(game.state)
@@ -92,16 +101,16 @@ def game_representation(
         "status": game.status,
         "move_number": game.move_number,
         "ranked": game.ranked,
-        "daily": game.daily.date if game.daily_id else None,
+        "daily": json_time(game.daily.date) if game.daily_id else None,
         "state": variant.player_view(state, reveal_seed=seed_visible(game)),
         "legal_moves": (
             [move.to_json() for move in variant.legal_moves(state)] if not game.is_finished else []
         ),
         "counts": {"moves": state.move_number, "undos": game.undo_count},
         "can_undo": game.can_undo,
-        "created_at": game.created_at,
-        "last_move_at": game.last_move_at,
-        "finished_at": game.finished_at,
+        "created_at": json_time(game.created_at),
+        "last_move_at": json_time(game.last_move_at),
+        "finished_at": json_time(game.finished_at),
     }
     if events is not None:
         body["events"] = events
@@ -117,7 +126,7 @@ def game_summary(game: Game) -> dict[str, Any]:
         "status": game.status,
         "move_number": game.move_number,
         "ranked": game.ranked,
-        "daily": game.daily.date if game.daily_id else None,
+        "daily": json_time(game.daily.date) if game.daily_id else None,
         "counts": {"moves": game.board_moves, "undos": game.undo_count},
         "created_at": game.created_at,
         "last_move_at": game.last_move_at,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -50,6 +51,19 @@ class Outcome:
     @property
     def variant(self) -> Variant:
         return get_variant(self.game.deal.variant)
+
+    @cached_property
+    def representation(self) -> dict[str, Any]:
+        """The game as its player sees it now (JSON-ready), built once for the response and
+        the live update."""
+        return selectors.game_representation(self.game, self.state)
+
+    def representation_with_events(self) -> dict[str, Any]:
+        """What a move, an undo or a resignation answers, and what watchers are sent."""
+        return {**self.representation, "events": self.events}
+
+    def schedule_live_update(self) -> None:
+        live.schedule_game_update(self.game, self.representation_with_events)
 
 
 def variant_or_error(slug: object) -> Variant:
@@ -158,8 +172,9 @@ def _start(
         seed_chosen=seed_chosen,
         cards_home=variant.cards_home(state),
     )
-    live.schedule_game_update(game, state, [])
-    return Outcome(game, state)
+    outcome = Outcome(game, state)
+    outcome.schedule_live_update()
+    return outcome
 
 
 def play_move(
@@ -187,8 +202,7 @@ def play_move(
             and status == Game.Status.PLAYING
             and not revealed_hidden_cards(move, events)
         )
-        _record(game, variant, after, move, events, status)
-    return Outcome(game, after, events)
+        return _record(game, variant, after, move, events, status)
 
 
 def undo_move(
@@ -219,8 +233,7 @@ def undo_move(
         # The move now last on the board decides whether another undo may follow.
         game.can_undo = len(standing) > 1 and not revealed_hidden_cards(*history[standing[-2]])
         events = [{"type": "undone"}]
-        _record(game, variant, line[-2], {"type": UNDO}, events, Game.Status.PLAYING)
-    return Outcome(game, line[-2], events)
+        return _record(game, variant, line[-2], {"type": UNDO}, events, Game.Status.PLAYING)
 
 
 def resign_game(
@@ -232,8 +245,7 @@ def resign_game(
         state = variant.state_from_json(game.state)
         events = [{"type": "resigned"}]
         game.can_undo = False
-        _record(game, variant, state, {"type": RESIGN}, events, Game.Status.RESIGNED)
-    return Outcome(game, state, events)
+        return _record(game, variant, state, {"type": RESIGN}, events, Game.Status.RESIGNED)
 
 
 def _lock_game(user: AbstractBaseUser, game_id: int, expected_move_number: int | None) -> Game:
@@ -276,7 +288,7 @@ def _record(
     payload: Any,
     events: list[dict[str, Any]],
     status: str,
-) -> None:
+) -> Outcome:
     """Append one history entry and bring the snapshot up to date, in the caller's transaction."""
     now = timezone.now()
     game.move_number += 1
@@ -298,7 +310,9 @@ def _record(
         # Checked as the attempt's result becomes final, in the same transaction: a finished
         # attempt is never on a leaderboard unchecked. `manage.py flag_games` checks the rest.
         record_automatic_flags(game)
-    live.schedule_game_update(game, state, events)
+    outcome = Outcome(game, state, events)
+    outcome.schedule_live_update()
+    return outcome
 
 
 # -- fair play and staff actions -------------------------------------------------------------

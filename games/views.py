@@ -94,7 +94,7 @@ class GameListView(APIView):
                 user=request.user, variant_slug=data["variant"], seed=data.get("seed")
             )
             return Response(
-                selectors.game_representation(outcome.game, outcome.state),
+                outcome.representation,
                 status=status.HTTP_201_CREATED,
             )
 
@@ -136,7 +136,7 @@ class GameMovesView(APIView):
                 expected_move_number=data.get("expected_move_number"),
             )
             return Response(
-                selectors.game_representation(outcome.game, outcome.state, outcome.events),
+                outcome.representation_with_events(),
                 status=status.HTTP_201_CREATED,
             )
 
@@ -156,9 +156,7 @@ class GameActionView(APIView):
                 game_id=game_id,
                 expected_move_number=data.get("expected_move_number"),
             )
-            return Response(
-                selectors.game_representation(outcome.game, outcome.state, outcome.events)
-            )
+            return Response(outcome.representation_with_events())
 
         return respond_once(request, action)
 
@@ -247,7 +245,7 @@ class DailyAttemptView(APIView):
             outcome = services.start_daily_attempt(
                 user=request.user, date=date, variant_slug=known_variant(variant)
             )
-            return Response(selectors.game_representation(outcome.game, outcome.state), status=201)
+            return Response(outcome.representation, status=201)
 
         return respond_once(request, action)
 
@@ -264,7 +262,7 @@ class DailyReplayView(APIView):
             outcome = services.start_daily_replay(
                 user=request.user, date=date, variant_slug=known_variant(variant)
             )
-            return Response(selectors.game_representation(outcome.game, outcome.state), status=201)
+            return Response(outcome.representation, status=201)
 
         return respond_once(request, action)
 

@@ -73,3 +73,90 @@ def test_undo_and_resign_are_announced_too(django_user_model, inbox):
     services.undo_move(user=user, game_id=game.pk)
     services.resign_game(user=user, game_id=game.pk)
     assert [m["game"]["move_number"] for m in inbox.received()] == [1, 2, 3]
+
+
+class GatedLayer:
+    """A channel layer that holds every group message until ``gate`` opens, recording the
+    order in which they were handed to it."""
+
+    def __init__(self) -> None:
+        self.gate = asyncio.Event()
+        self.sent: list[tuple[str, dict]] = []
+
+    async def group_send(self, group: str, message: dict) -> None:
+        await self.gate.wait()
+        self.sent.append((group, message))
+
+
+def test_in_a_served_request_updates_leave_in_order_without_the_request_waiting(monkeypatch):
+    from asgiref.sync import sync_to_async
+
+    from config.handlers import request_loop
+    from games import live
+
+    layer = GatedLayer()
+    monkeypatch.setattr(live, "get_channel_layer", lambda: layer)
+
+    def request_thread() -> None:
+        for number in range(1, 31):
+            live._send(game_group(7), {"type": "game.update", "number": number})
+
+    async def serve() -> None:
+        request_loop.set(asyncio.get_running_loop())
+        # Returns although no message could be sent yet: the request does not wait for Redis.
+        await asyncio.wait_for(sync_to_async(request_thread)(), 5)
+        assert layer.sent == []
+        layer.gate.set()
+        for _ in range(100):
+            if len(layer.sent) == 30:
+                break
+            await asyncio.sleep(0.01)
+
+    asyncio.run(serve())
+    assert [message["number"] for _, message in layer.sent] == list(range(1, 31))
+
+
+class BrokenLayer:
+    async def group_send(self, group: str, message: dict) -> None:
+        raise ConnectionError("Redis is down")
+
+
+def test_a_failed_live_update_neither_fails_nor_undoes_the_move(
+    django_user_model, monkeypatch, caplog
+):
+    from games import live
+
+    monkeypatch.setattr(live, "get_channel_layer", BrokenLayer)
+    user = django_user_model.objects.create_user("unheard", password="x")
+    game = services.create_game(user=user, variant_slug="gold-mine", seed=3).game
+
+    outcome = services.play_move(user=user, game_id=game.pk, move={"type": "deal"})
+
+    assert outcome.game.move_number == 1
+    game.refresh_from_db()
+    assert (game.move_number, game.moves.count()) == (1, 1)
+    assert "Redis is down" in caplog.text
+
+
+def test_a_move_builds_its_representation_once_for_the_answer_and_the_update(
+    django_user_model, inbox, monkeypatch
+):
+    from games import selectors
+
+    built = []
+    original = selectors.game_representation
+    monkeypatch.setattr(
+        selectors, "game_representation", lambda *a, **k: built.append(1) or original(*a, **k)
+    )
+    user = django_user_model.objects.create_user("once", password="x")
+    game = services.create_game(user=user, variant_slug="gold-mine", seed=3).game
+    inbox.watch(game.pk)
+    built.clear()
+
+    outcome = services.play_move(user=user, game_id=game.pk, move={"type": "deal"})
+    answer = outcome.representation_with_events()
+
+    [message] = inbox.received()
+    assert message["game"] == answer
+    assert answer["events"] == outcome.events
+    assert built == [1]
