@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from config.api import ApiError, exception_handler
+from games import store
 from games.models import IdempotencyRecord
 
 MAX_KEY_LENGTH = 100
@@ -33,10 +34,9 @@ def respond_once(request: Request, action: Callable[[], Response]) -> Response:
         f"{request.method} {request.path}\n".encode() + request.body
     ).hexdigest()
     with transaction.atomic():
-        record, created = IdempotencyRecord.objects.get_or_create(
-            user=request.user, key=key, defaults={"fingerprint": fingerprint}
-        )
-        if not created:
+        record_id = store.claim_idempotency_key(request.user.pk, key, fingerprint)
+        if record_id is None:
+            record = IdempotencyRecord.objects.get(user=request.user, key=key)
             if record.fingerprint != fingerprint:
                 raise ApiError(
                     "idempotency_key_reused",
@@ -50,7 +50,6 @@ def respond_once(request: Request, action: Callable[[], Response]) -> Response:
             # Refusals are answered the same way on a retry; nothing was written.
             response = exception_handler(error, {})
         # Stored as rendered, so a replay is byte-for-byte what the first caller read.
-        record.status_code = response.status_code
-        record.body = json.loads(JSONRenderer().render(response.data))
-        record.save(update_fields=["status_code", "body"])
+        body = json.loads(JSONRenderer().render(response.data))
+        store.record_idempotent_response(record_id, response.status_code, body)
     return response

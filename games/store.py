@@ -1,6 +1,7 @@
 """The SQL of the move path, written out once.
 
-Every move locks its game, appends one history entry and updates the snapshot. Through the
+Every move locks its game, appends one history entry and updates the snapshot (and, sent
+from the browser, claims its ``Idempotency-Key`` and stores the response). Through the
 ORM those steps were the largest part of a move's server time (SQL built anew for each query,
 columns and converters resolved on each call; see ``bench/README.md``). These are the same
 statements, built once from the models' metadata; values still go through the fields' own
@@ -14,9 +15,10 @@ from functools import cache
 from typing import Any
 
 from django.db import connection
+from django.utils.timezone import now
 
 from config.rows import RowReader
-from games.models import DailyChallenge, Deal, Game, Move
+from games.models import DailyChallenge, Deal, Game, IdempotencyRecord, Move
 
 _GAME = RowReader(Game)
 _DEAL = RowReader(Deal)
@@ -67,12 +69,17 @@ def _append_sql(fields: tuple[str, ...], one_statement: bool) -> tuple[str, ...]
     columns = ", ".join(f'"{Move._meta.get_field(n).column}"' for n in _MOVE_FIELDS)
     marks = ", ".join(["%s"] * len(_MOVE_FIELDS))
     insert = f'INSERT INTO "{Move._meta.db_table}" ({columns}) VALUES ({marks})'
-    assignments = ", ".join(f'"{Game._meta.get_field(n).column}" = %s' for n in fields)
-    update = f'UPDATE "{Game._meta.db_table}" SET {assignments} WHERE "id" = %s'
+    update = _update_sql(Game, fields)
     if one_statement:
         # A data-modifying WITH runs whether or not the main statement reads it.
         return (f"WITH new_entry AS ({insert}) {update}",)
     return insert, update
+
+
+@cache
+def _update_sql(model: type, fields: tuple[str, ...]) -> str:
+    assignments = ", ".join(f'"{model._meta.get_field(n).column}" = %s' for n in fields)
+    return f'UPDATE "{model._meta.db_table}" SET {assignments} WHERE "id" = %s'
 
 
 def append_entry(game: Game, entry: dict[str, Any], fields: tuple[str, ...]) -> None:
@@ -102,3 +109,52 @@ def _prepared(model: type, names: tuple[str, ...], value_of: Any) -> list[Any]:
             value = value.pk if hasattr(value, "pk") else value
         result.append(field.get_db_prep_save(value, connection))
     return result
+
+
+# -- Idempotency-Key records (the browser sends one with every move) --------------------------
+
+
+_CLAIM = ("user", "key", "fingerprint", "created_at")
+
+
+@cache
+def _claim_sql() -> str:
+    def column(name: str) -> str:
+        return f'"{IdempotencyRecord._meta.get_field(name).column}"'
+
+    return (
+        f'INSERT INTO "{IdempotencyRecord._meta.db_table}" ({", ".join(map(column, _CLAIM))}) '
+        f"VALUES ({', '.join(['%s'] * len(_CLAIM))}) "
+        f"ON CONFLICT ({column('user')}, {column('key')}) DO NOTHING RETURNING {column('id')}"
+    )
+
+
+def _insert_returns_rows() -> bool:
+    return connection.features.can_return_columns_from_insert
+
+
+def claim_idempotency_key(user_id: Any, key: str, fingerprint: str) -> int | None:
+    """A new record for the key (its id), or None if the player has used the key before.
+
+    A record of the same key inserted by a transaction still running makes this wait until
+    that one ends: None if it committed, a new record if it rolled back."""
+    if not _insert_returns_rows():  # SQLite before 3.35
+        record, created = IdempotencyRecord.objects.get_or_create(
+            user_id=user_id, key=key, defaults={"fingerprint": fingerprint}
+        )
+        return record.pk if created else None
+    values = {"user": user_id, "key": key, "fingerprint": fingerprint, "created_at": now()}
+    with connection.cursor() as cursor:
+        cursor.execute(_claim_sql(), _prepared(IdempotencyRecord, _CLAIM, values.__getitem__))
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
+def record_idempotent_response(record_id: int, status_code: int, body: Any) -> None:
+    """The response to replay for the key (``body`` JSON-ready)."""
+    values = {"status_code": status_code, "body": body}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _update_sql(IdempotencyRecord, tuple(values)),
+            [*_prepared(IdempotencyRecord, tuple(values), values.__getitem__), record_id],
+        )

@@ -117,3 +117,25 @@ def test_the_joined_rows_carry_the_types_the_orm_gives() -> None:
         for field in type(orm)._meta.concrete_fields:
             mine, theirs = getattr(joined, field.attname), getattr(orm, field.attname)
             assert (mine, type(mine)) == (theirs, type(theirs)), field.name
+
+
+@pytest.mark.parametrize("returning", [True, False], ids=["insert-returning", "get-or-create"])
+def test_an_idempotency_key_is_claimed_once_and_its_response_kept(
+    returning: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from games.models import IdempotencyRecord
+
+    # Without INSERT ... RETURNING (SQLite before 3.35) the ORM's get_or_create does it.
+    if not returning:
+        monkeypatch.setattr(store, "_insert_returns_rows", lambda: False)
+    player, other = make_user(), make_user()
+    with transaction.atomic():
+        first = store.claim_idempotency_key(player.pk, "k", "f" * 64)
+        assert store.claim_idempotency_key(player.pk, "k", "f" * 64) is None
+        assert store.claim_idempotency_key(other.pk, "k", "f" * 64) not in (None, first)
+        store.record_idempotent_response(first, 201, {"id": 7, "events": [{"type": "x"}]})
+
+    record = IdempotencyRecord.objects.get(pk=first)
+    assert (record.user_id, record.key, record.fingerprint) == (player.pk, "k", "f" * 64)
+    assert (record.status_code, record.body) == (201, {"id": 7, "events": [{"type": "x"}]})
+    assert record.created_at is not None
