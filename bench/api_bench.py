@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.api_bench [--quick] [--workers N] [--duration S] [--no-redis]
                                         [--clients 1,10,50] [--think-ms MS]
+                                        [--idempotency-keys]
 
 Method
 ------
@@ -38,6 +39,8 @@ Method
 The client runs on the same machine as the server, PostgreSQL and Redis: its own CPU use is
 printed so that a client-bound figure can be recognised as such. ``--think-ms`` makes each client
 pause between requests (players are not robots); the targets are defined without a pause.
+``--idempotency-keys`` sends a new ``Idempotency-Key`` with every move, as the play page does
+(a script need not); without it, moves are posted as a script would.
 ``DJANGO_SETTINGS_MODULE``, when set in the environment, is passed on to the server (e.g. a
 module that imports ``config.settings`` and changes one setting, to try an optimisation).
 
@@ -55,6 +58,7 @@ import random
 import signal
 import sys
 import time
+import uuid
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -108,6 +112,7 @@ class Config:
     redis_url: str | None
     seed: int
     think: float
+    idempotency_keys: bool = False
 
 
 def parse_args(argv: list[str] | None = None) -> Config:
@@ -132,6 +137,11 @@ def parse_args(argv: list[str] | None = None) -> Config:
         help="mean pause of each client between requests (default 0: back to back, as the "
         "targets are defined; with a pause, throughputs are set by the pacing)",
     )
+    parser.add_argument(
+        "--idempotency-keys",
+        action="store_true",
+        help="send an Idempotency-Key with every move, as the browser does",
+    )
     args = parser.parse_args(argv)
     duration = args.duration if args.duration is not None else (3.0 if args.quick else 10.0)
     warmup = args.warmup if args.warmup is not None else (1.0 if args.quick else 2.0)
@@ -147,6 +157,7 @@ def parse_args(argv: list[str] | None = None) -> Config:
         redis_url=None if args.no_redis else args.redis_url,
         seed=args.seed,
         think=args.think_ms / 1000,
+        idempotency_keys=args.idempotency_keys,
     )
 
 
@@ -224,9 +235,11 @@ class Player:
         index: int,
         seed: int,
         think_time: float = 0.0,
+        idempotency_keys: bool = False,
     ):
         self.client = client
         self.think_time = think_time
+        self.idempotency_keys = idempotency_keys
         self.recorder = recorder
         self.index = index
         self.rng = random.Random(seed * 1000 + index)
@@ -255,7 +268,10 @@ class Player:
             "expected_move_number": self.game["move_number"],
         }
         url = f"/api/games/{self.game['id']}/moves/"
-        response, seconds = await timed(self.client.post(url, json=payload))
+        headers = {}
+        if self.idempotency_keys:  # a new random key per move, as the play page makes them
+            headers["Idempotency-Key"] = str(uuid.uuid4())
+        response, seconds = await timed(self.client.post(url, json=payload, headers=headers))
         if response.status_code == 201:
             self.recorder.success(seconds)
             self.game = response.json()
@@ -277,13 +293,13 @@ class Player:
                 await asyncio.sleep(0.05)
 
 
-def move_client(seed: int, think_time: float) -> ClientLoop:
+def move_client(seed: int, think_time: float, idempotency_keys: bool = False) -> ClientLoop:
     """The loop of a player whose move choices follow ``seed`` and its own index."""
 
     async def loop(
         client: httpx.AsyncClient, recorder: Recorder, stop: asyncio.Event, index: int
     ) -> None:
-        await Player(client, recorder, index, seed, think_time).play(stop)
+        await Player(client, recorder, index, seed, think_time, idempotency_keys).play(stop)
 
     return loop
 
@@ -358,7 +374,7 @@ async def run_phase(
 async def run_levels(server: Server, tokens: list[str], config: Config) -> list[PhaseResult]:
     """Both phases at each concurrency level, the trivial endpoint first."""
     results = []
-    moves = move_client(config.seed, config.think)
+    moves = move_client(config.seed, config.think, config.idempotency_keys)
     health_loop = health_client(config.think)
     pg = stats_connection()
     try:
@@ -398,6 +414,8 @@ def print_config(config: Config, env: dict[str, str], load: tuple[float, ...]) -
     )
     if config.think:
         print(f"  clients pause {config.think * 1000:g} ms (+/- 50%) between requests")
+    if config.idempotency_keys:
+        print("  every move carries a new Idempotency-Key (as the play page sends them)")
 
 
 def print_table(results: list[PhaseResult]) -> None:
