@@ -17,6 +17,7 @@ in the database is the record; an update lost with its process is caught up on r
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import threading
 import uuid
@@ -109,7 +110,9 @@ class _Publisher:
     def put(self, group: str, message: dict[str, Any]) -> None:
         """From any thread. Callbacks run in the order they were scheduled, so messages
         from one thread keep their order."""
-        self.loop.call_soon_threadsafe(self._enqueue, group, message)
+        # A context of its own: the sender outlives the request that started it, so it
+        # must not carry that request's context (its request thread, say).
+        self.loop.call_soon_threadsafe(self._enqueue, group, message, context=contextvars.Context())
 
     def _enqueue(self, group: str, message: dict[str, Any]) -> None:
         self.waiting.append((group, message))

@@ -1,13 +1,15 @@
 """The ASGI application bin/run serves: HTTP through Django, static files while DEBUG is on."""
 
+import asyncio
 import importlib
 import inspect
 import json
+import threading
+from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
 from asgiref.testing import ApplicationCommunicator
-from channels.routing import ProtocolTypeRouter
 from django.contrib.auth.models import User
 from pytest_django import Settings
 
@@ -16,7 +18,11 @@ from config.handlers import SyncChainASGIHandler
 
 
 @async_to_sync
-async def asgi_get(application: ProtocolTypeRouter, path: str) -> tuple[int, bytes]:
+async def asgi_get(application: Any, path: str) -> tuple[int, bytes]:
+    return await asgi_get_async(application, path)
+
+
+async def asgi_get_async(application: Any, path: str) -> tuple[int, bytes]:
     # Not channels' HttpCommunicator: it rejects the body-less final message of streamed responses.
     scope = {
         "type": "http",
@@ -67,3 +73,43 @@ def test_an_api_call_through_the_asgi_application_reads_the_database() -> None:
     status, body = asgi_get(config.asgi.application, "/api/variants/")
     assert status == 200
     assert len(json.loads(body)) == 5
+
+
+def test_a_finished_requests_thread_serves_the_next_request(settings: Settings) -> None:
+    # Django starts a thread per request and joins it after; here an idle one is reused,
+    # and a request's signals run on the same thread as its view.
+    from django.core import signals
+
+    settings.ROOT_URLCONF = "tests.config.urls_threads"
+    handler = SyncChainASGIHandler()
+    started_on: list[int] = []
+
+    def record_thread(**kwargs: Any) -> None:
+        started_on.append(threading.get_ident())
+
+    signals.request_started.connect(record_thread)
+    try:
+        threads = [json.loads(asgi_get(handler, "/thread/")[1])["thread"] for _ in range(3)]
+    finally:
+        signals.request_started.disconnect(record_thread)
+    assert threads[0] == threads[1] == threads[2] != threading.get_ident()
+    assert started_on == threads
+    assert len(handler.idle_threads) == 1
+
+
+def test_requests_at_the_same_time_each_have_a_thread(settings: Settings) -> None:
+    # The first view waits until the second has run: on one shared thread it never would.
+    from tests.config import urls_threads
+
+    settings.ROOT_URLCONF = "tests.config.urls_threads"
+    urls_threads.met.clear()
+    handler = SyncChainASGIHandler()
+
+    @async_to_sync
+    async def both() -> list[tuple[int, bytes]]:
+        waiting = asyncio.ensure_future(asgi_get_async(handler, "/wait/"))
+        await asyncio.sleep(0.2)
+        return [await asgi_get_async(handler, "/meet/"), await waiting]
+
+    assert both() == [(200, b'{"met": true}'), (200, b'{"met": true}')]
+    assert len(handler.idle_threads) == 2
