@@ -113,3 +113,27 @@ def test_requests_at_the_same_time_each_have_a_thread(settings: Settings) -> Non
 
     assert both() == [(200, b'{"met": true}'), (200, b'{"met": true}')]
     assert len(handler.idle_threads) == 2
+
+
+def test_idle_request_threads_are_kept_up_to_a_limit(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import config.handlers
+    from tests.config import urls_threads
+
+    monkeypatch.setattr(config.handlers, "MAX_IDLE_THREADS", 1)
+    settings.ROOT_URLCONF = "tests.config.urls_threads"
+    urls_threads.met.clear()
+    handler = SyncChainASGIHandler()
+
+    @async_to_sync
+    async def both() -> None:
+        waiting = asyncio.ensure_future(asgi_get_async(handler, "/wait/"))
+        await asyncio.sleep(0.2)
+        await asgi_get_async(handler, "/meet/")
+        await waiting
+
+    both()
+    [kept] = handler.idle_threads
+    served_on = json.loads(asgi_get(handler, "/thread/")[1])["thread"]
+    assert served_on in {thread.ident for thread in kept._threads}
