@@ -98,14 +98,23 @@ def _publisher(loop: asyncio.AbstractEventLoop, layer: Any) -> _Publisher:
     return found
 
 
+#: Messages a process keeps waiting while Redis is slow or away; beyond, the oldest go.
+MAX_WAITING = 10_000
+
+
 class _Publisher:
-    """One event loop's outgoing group messages, sent one at a time in the order received."""
+    """One event loop's outgoing group messages, sent one at a time in the order received.
+
+    While Redis hangs, moves go on being recorded and their updates wait here, up to
+    ``MAX_WAITING``; then the oldest are dropped (each update carries the whole game, and a
+    watcher that missed one catches up with the next or on reconnecting)."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop, layer: Any) -> None:
         self.loop = loop
         self.layer = layer
         self.waiting: deque[tuple[str, dict[str, Any]]] = deque()
         self.sender: asyncio.Task[None] | None = None
+        self.dropped = 0
 
     def put(self, group: str, message: dict[str, Any]) -> None:
         """From any thread. Callbacks run in the order they were scheduled, so messages
@@ -115,6 +124,11 @@ class _Publisher:
         self.loop.call_soon_threadsafe(self._enqueue, group, message, context=contextvars.Context())
 
     def _enqueue(self, group: str, message: dict[str, Any]) -> None:
+        if len(self.waiting) >= MAX_WAITING:
+            self.waiting.popleft()
+            if self.dropped == 0:
+                logger.warning("Live updates are waiting for Redis: dropping the oldest")
+            self.dropped += 1
         self.waiting.append((group, message))
         if self.sender is None:
             self.sender = self.loop.create_task(self._send_waiting())
@@ -127,5 +141,9 @@ class _Publisher:
                     await self.layer.group_send(group, message)
                 except Exception:
                     logger.exception("Live update to %s not sent", group)
+                else:
+                    if self.dropped:
+                        logger.warning("Live updates flow again; %d were dropped", self.dropped)
+                        self.dropped = 0
         finally:
             self.sender = None

@@ -160,3 +160,36 @@ def test_a_move_builds_its_representation_once_for_the_answer_and_the_update(
     assert message["game"] == answer
     assert answer["events"] == outcome.events
     assert built == [1]
+
+
+def test_while_redis_hangs_updates_wait_up_to_a_limit_then_the_oldest_go(monkeypatch, caplog):
+    from asgiref.sync import sync_to_async
+
+    from config.handlers import request_loop
+    from games import live
+
+    monkeypatch.setattr(live, "MAX_WAITING", 10)
+    layer = GatedLayer()
+    monkeypatch.setattr(live, "get_channel_layer", lambda: layer)
+
+    def request_thread(numbers: range) -> None:
+        for number in numbers:
+            live._send(game_group(8), {"type": "game.update", "number": number})
+
+    async def serve() -> None:
+        request_loop.set(asyncio.get_running_loop())
+        await sync_to_async(request_thread)(range(1, 2))
+        await asyncio.sleep(0.05)  # the first is on its way, and Redis hangs
+        await sync_to_async(request_thread)(range(2, 26))
+        await asyncio.sleep(0.05)  # the callbacks that enqueue them have run
+        layer.gate.set()
+        for _ in range(100):
+            if len(layer.sent) == 11:
+                break
+            await asyncio.sleep(0.01)
+
+    asyncio.run(serve())
+    # The first was already on its way when Redis hung; of the 24 behind it the newest 10 stay.
+    assert [message["number"] for _, message in layer.sent] == [1, *range(16, 26)]
+    assert "dropping the oldest" in caplog.text
+    assert "14 were dropped" in caplog.text
