@@ -177,6 +177,27 @@ def test_a_reloaded_page_shows_the_game_where_it_was(site, page):
     assert page.url == f"{site}/play/{game_id}/"
 
 
+# The device's clock an hour fast: Date.now() and the page's time origin alike.
+FAST_CLOCK = """
+(() => {
+  const skew = 3600 * 1000;
+  const now = Date.now.bind(Date);
+  Date.now = () => now() + skew;
+  const origin = performance.timeOrigin + skew;
+  Object.defineProperty(performance, "timeOrigin", { get: () => origin });
+})();
+"""
+
+
+def test_the_timer_keeps_the_servers_time_on_a_device_whose_clock_is_off(site, page):
+    page.context.add_init_script(FAST_CLOCK)
+    open_game(page, site, start_game(page, "gold-mine", 3))
+    assert page.evaluate("Date.now() - Date.parse(new Date().toISOString())") > 3_000_000
+    page.wait_for_timeout(1500)  # a tick or two of the timer
+    # Counted from the game's start by the server's clock: seconds, not an hour.
+    expect(page.locator("#timer")).to_have_text(re.compile(r"^0:0\d$"))
+
+
 def test_a_second_tab_receives_each_move_live(site, page):
     line = Line("grounds-for-divorce", 1)
     game_id = start_game(page, "grounds-for-divorce", 1)

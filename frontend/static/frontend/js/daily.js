@@ -3,7 +3,16 @@
 
 import { api } from "./api.js";
 import { challengeActions } from "./daily_actions.js";
-import { dayName, el, errorText, plural, say, signedIn, statusWord } from "./ui.js";
+import {
+  dayName,
+  el,
+  errorText,
+  plural,
+  say,
+  serverNow,
+  signedIn,
+  statusWord,
+} from "./ui.js";
 
 const root = document.getElementById("daily");
 const list = document.getElementById("challenges");
@@ -89,7 +98,7 @@ function tick(closesAt) {
   clearInterval(timer);
   const end = Date.parse(closesAt);
   const update = () => {
-    const left = Math.max(0, Math.floor((end - Date.now()) / 1000));
+    const left = Math.max(0, Math.floor((end - serverNow()) / 1000));
     const h = Math.floor(left / 3600);
     const m = String(Math.floor((left % 3600) / 60)).padStart(2, "0");
     const s = String(left % 60).padStart(2, "0");

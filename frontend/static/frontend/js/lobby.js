@@ -5,6 +5,7 @@
 
 import { api } from "./api.js";
 import { renderMiniature } from "./board.js";
+import { serverNow } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("lobby");
@@ -32,7 +33,7 @@ const relative = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
 
 /** "5 minutes ago", "yesterday"… */
 function ago(iso) {
-  const seconds = (Date.parse(iso) - Date.now()) / 1000;
+  const seconds = (Date.parse(iso) - serverNow()) / 1000;
   const steps = [
     [60, "second"],
     [60, "minute"],

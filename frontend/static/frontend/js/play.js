@@ -4,6 +4,7 @@
 import { api, socket } from "./api.js";
 import { renderBoard } from "./board.js";
 import { attachInput, keepFocus } from "./input.js";
+import { serverNow } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("play");
@@ -42,7 +43,7 @@ function clock(seconds) {
 
 function elapsed() {
   if (!game) return 0;
-  const end = game.finished_at ? Date.parse(game.finished_at) : Date.now();
+  const end = game.finished_at ? Date.parse(game.finished_at) : serverNow();
   return (end - Date.parse(game.created_at)) / 1000;
 }
 

@@ -1,6 +1,23 @@
 // Small helpers shared by the account, daily, leaderboard, profile and replay pages:
 // building DOM nodes, formatting numbers and times, game and pile names.
 
+// The server's clock, from the page: <html data-server-time> is when the server made it
+// (whole seconds), set against when the browser got it. A device clock off by more than a
+// couple of seconds would otherwise show wrong timers and countdowns.
+const CLOCK_TOLERANCE_MS = 2000;
+const clockOffset = (() => {
+  const made = Number(document.documentElement.dataset.serverTime) * 1000 + 500;
+  const navigation = performance.getEntriesByType?.("navigation")?.[0];
+  const received = navigation ? performance.timeOrigin + navigation.responseStart : Date.now();
+  const offset = made - received;
+  return Number.isFinite(offset) && Math.abs(offset) > CLOCK_TOLERANCE_MS ? offset : 0;
+})();
+
+/** Now, in milliseconds since the epoch, by the server's clock. */
+export function serverNow() {
+  return Date.now() + clockOffset;
+}
+
 /** el("a", {href: "/", class: "x"}, "text", otherNode) → an element. */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
