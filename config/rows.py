@@ -3,7 +3,7 @@
 The busiest queries (signing in with a token, locking a game for a move) are written out once
 as SQL. ``Model.objects.raw`` would work out the columns, the converters and the model's init
 order again on every call, which cost more server time than the query itself
-(``bench/README.md``); a ``RowReader`` works them out once per database connection.
+(``bench/README.md``); a ``RowReader`` works them out once per database alias.
 """
 
 from __future__ import annotations

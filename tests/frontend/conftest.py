@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 from django.db import connection
+from playwright.sync_api import Page
 
+from tests.frontend.browser_helpers import create_players, sign_in, watch_errors
 from tests.support.servers import ROOT, database_url, servers
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -104,3 +106,14 @@ def screenshot(page, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+@pytest.fixture
+def page(site, new_context, django_user_model) -> Iterator[Page]:
+    """A signed-in page on the site; its JS errors are checked after the test."""
+    create_players(django_user_model, "ada")
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    sign_in(page, site, "ada")
+    yield page
+    assert errors == []

@@ -5,7 +5,6 @@ and changing the password. Deals are chosen by seed and checked against the rule
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -17,12 +16,10 @@ from tests.frontend.browser_helpers import (
     Line,
     call_api,
     cards,
-    create_players,
     expect_move_number,
     open_game,
     pile,
     release_connection,
-    sign_in,
     snapshot,
     start_game,
     tops,
@@ -30,17 +27,6 @@ from tests.frontend.browser_helpers import (
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def page(site, new_context, django_user_model) -> Iterator[Page]:
-    """A signed-in page on the site; its JS errors are checked after the test."""
-    create_players(django_user_model, "ada")
-    page = new_context().new_page()
-    errors = watch_errors(page)
-    sign_in(page, site, "ada")
-    yield page
-    assert errors == []
 
 
 def play_via_api(page: Page, game_id: int, line: Line, move: dict) -> None:
@@ -264,10 +250,13 @@ def test_changing_the_password_shows_a_wrong_old_password_then_succeeds(
     page.goto(site + "/account/")
     expect(page.locator("#account-username")).to_have_text("ada")
 
-    page.fill("#id_old_password", "not-the-password")
-    page.fill("#id_new_password", new_password)
-    page.fill("#id_new_password2", new_password)
-    page.locator("#password-form button[type=submit]").click()
+    def change_password(old: str) -> None:
+        page.fill("#id_old_password", old)
+        page.fill("#id_new_password", new_password)
+        page.fill("#id_new_password2", new_password)
+        page.locator("#password-form button[type=submit]").click()
+
+    change_password("not-the-password")
     error = page.locator("#old_password-error")
     expect(error).to_be_visible()
     expect(error).to_contain_text("old password was entered incorrectly")
@@ -276,10 +265,7 @@ def test_changing_the_password_shows_a_wrong_old_password_then_succeeds(
     assert django_user_model.objects.get(username="ada").check_password(PASSWORD)
     release_connection()
 
-    page.fill("#id_old_password", PASSWORD)
-    page.fill("#id_new_password", new_password)
-    page.fill("#id_new_password2", new_password)
-    page.locator("#password-form button[type=submit]").click()
+    change_password(PASSWORD)
     status = page.locator("#form-status")
     expect(status).to_be_visible()
     expect(status).to_contain_text("Your password has been changed")

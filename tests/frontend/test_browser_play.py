@@ -5,7 +5,6 @@ expectation comes from the rules engine, so the tests are deterministic."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -14,14 +13,12 @@ from tests.frontend.browser_helpers import (
     Line,
     board_ready,
     cards,
-    create_players,
     drag_move,
     expect_move_number,
     navigate_to,
     open_game,
     pile,
     scroll_width,
-    sign_in,
     snapshot,
     start_game,
     tap_move,
@@ -54,17 +51,6 @@ PLANS = {
     "blondes-and-brunettes": (3, [("drag", card("tableau:4", "foundation:0")),
                                   ("tap", card("tableau:3", "tableau:0"))]),
 }  # fmt: skip
-
-
-@pytest.fixture
-def page(site, new_context, django_user_model) -> Iterator[Page]:
-    """A signed-in page on the site; its JS errors are checked after the test."""
-    create_players(django_user_model, "ada")
-    page = new_context().new_page()
-    errors = watch_errors(page)
-    sign_in(page, site, "ada")
-    yield page
-    assert errors == []
 
 
 def play_and_check(page: Page, line: Line, how: str, move: dict) -> None:

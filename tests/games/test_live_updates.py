@@ -87,33 +87,51 @@ class GatedLayer:
         await self.gate.wait()
         self.sent.append((group, message))
 
+    async def open_and_wait_for(self, count: int) -> None:
+        self.gate.set()
+        for _ in range(100):
+            if len(self.sent) == count:
+                return
+            await asyncio.sleep(0.01)
 
-def test_in_a_served_request_updates_leave_in_order_without_the_request_waiting(monkeypatch):
+    def numbers(self) -> list[int]:
+        return [message["number"] for _, message in self.sent]
+
+
+@pytest.fixture
+def gated_layer(monkeypatch) -> GatedLayer:
+    from games import live
+
+    layer = GatedLayer()
+    monkeypatch.setattr(live, "get_channel_layer", lambda: layer)
+    return layer
+
+
+async def publish_in_a_request(game_id: int, numbers: range) -> None:
+    """Updates numbered ``numbers`` sent as a served request sends them: from its thread,
+    with the event loop serving it known."""
     from asgiref.sync import sync_to_async
 
     from config.handlers import request_loop
     from games import live
 
-    layer = GatedLayer()
-    monkeypatch.setattr(live, "get_channel_layer", lambda: layer)
-
     def request_thread() -> None:
-        for number in range(1, 31):
-            live._send(game_group(7), {"type": "game.update", "number": number})
+        for number in numbers:
+            live._send(game_group(game_id), {"type": "game.update", "number": number})
 
+    request_loop.set(asyncio.get_running_loop())
+    await asyncio.wait_for(sync_to_async(request_thread)(), 5)
+
+
+def test_in_a_served_request_updates_leave_in_order_without_the_request_waiting(gated_layer):
     async def serve() -> None:
-        request_loop.set(asyncio.get_running_loop())
         # Returns although no message could be sent yet: the request does not wait for Redis.
-        await asyncio.wait_for(sync_to_async(request_thread)(), 5)
-        assert layer.sent == []
-        layer.gate.set()
-        for _ in range(100):
-            if len(layer.sent) == 30:
-                break
-            await asyncio.sleep(0.01)
+        await publish_in_a_request(7, range(1, 31))
+        assert gated_layer.sent == []
+        await gated_layer.open_and_wait_for(30)
 
     asyncio.run(serve())
-    assert [message["number"] for _, message in layer.sent] == list(range(1, 31))
+    assert gated_layer.numbers() == list(range(1, 31))
 
 
 class BrokenLayer:
@@ -162,34 +180,22 @@ def test_a_move_builds_its_representation_once_for_the_answer_and_the_update(
     assert built == [1]
 
 
-def test_while_redis_hangs_updates_wait_up_to_a_limit_then_the_oldest_go(monkeypatch, caplog):
-    from asgiref.sync import sync_to_async
-
-    from config.handlers import request_loop
+def test_while_redis_hangs_updates_wait_up_to_a_limit_then_the_oldest_go(
+    gated_layer, monkeypatch, caplog
+):
     from games import live
 
     monkeypatch.setattr(live, "MAX_WAITING", 10)
-    layer = GatedLayer()
-    monkeypatch.setattr(live, "get_channel_layer", lambda: layer)
-
-    def request_thread(numbers: range) -> None:
-        for number in numbers:
-            live._send(game_group(8), {"type": "game.update", "number": number})
 
     async def serve() -> None:
-        request_loop.set(asyncio.get_running_loop())
-        await sync_to_async(request_thread)(range(1, 2))
+        await publish_in_a_request(8, range(1, 2))
         await asyncio.sleep(0.05)  # the first is on its way, and Redis hangs
-        await sync_to_async(request_thread)(range(2, 26))
+        await publish_in_a_request(8, range(2, 26))
         await asyncio.sleep(0.05)  # the callbacks that enqueue them have run
-        layer.gate.set()
-        for _ in range(100):
-            if len(layer.sent) == 11:
-                break
-            await asyncio.sleep(0.01)
+        await gated_layer.open_and_wait_for(11)
 
     asyncio.run(serve())
     # The first was already on its way when Redis hung; of the 24 behind it the newest 10 stay.
-    assert [message["number"] for _, message in layer.sent] == [1, *range(16, 26)]
+    assert gated_layer.numbers() == [1, *range(16, 26)]
     assert "dropping the oldest" in caplog.text
     assert "14 were dropped" in caplog.text
