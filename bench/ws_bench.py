@@ -19,9 +19,7 @@ Method
    on a free port of 127.0.0.1, DEBUG=0, a random SECRET_KEY, with ``REDIS_URL`` (the Channels
    layer between the workers, as in production) set to ``redis://127.0.0.1:6379/9``: a
    database of its own, since a group is named by the board's date and game and anything else
-   publishing to today's board in database 0 (a test run) would reach these watchers; the
-   board's group there is emptied first (channels left by an earlier run whose
-   ``group_discard`` failed would otherwise get every update).
+   publishing to today's board in database 0 (a test run) would reach these watchers.
    ``--no-redis``: the in-memory layer, one worker only. ``DJANGO_SETTINGS_MODULE``, when set,
    is passed on (a module that imports ``config.settings`` and changes something, to try a
    fix). The whole process group is stopped at the end, whatever happens.
@@ -97,7 +95,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import redis
 import websockets
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -129,9 +126,8 @@ TARGET_P99_S = 1.0
 UPDATE_TIMEOUT_S = 10.0
 CONNECT_TIMEOUT_S = 300.0
 CLOSE_TIMEOUT_S = 30.0
-# Handshakes (and closes) in flight at once. Each makes the server add (remove) the channel to
-# the board's group in Redis, and channels_redis's pool allows 100 Redis connections per
-# process (redis-py's default): beyond that, group_add fails (HTTP 500) and group_discard too.
+# Handshakes (and closes) in flight at once: each reads the board and subscribes its channel in
+# Redis; the server takes them all, this keeps the client's own queue of handshakes short.
 HANDSHAKES_AT_ONCE = 50
 REQUEST_TIMEOUT_S = 30.0
 FILLERS_AT_ONCE = 8
@@ -204,20 +200,6 @@ def parse_args(argv: list[str] | None = None) -> Config:
         trace=not args.no_trace,
         handshakes=args.handshakes,
     )
-
-
-def reset_board_group(redis_url: str, date: dt.date) -> int:
-    """Empty the watched board's Channels group in Redis (channels_redis's key, prefix
-    "asgi"); how many members it had. A disconnect whose ``group_discard`` failed leaves its
-    channel there for a day (the group expiry), and every update is then sent to it too."""
-    key = f"asgi:group:leaderboard-{date.isoformat()}-{VARIANT}"
-    client = redis.Redis.from_url(redis_url, socket_timeout=5)
-    try:
-        members = int(client.zcard(key))
-        client.delete(key)
-    finally:
-        client.close()
-    return members
 
 
 def raise_open_files_limit() -> tuple[int, int]:
@@ -966,9 +948,6 @@ def main(argv: list[str] | None = None) -> int:
     tokens = prepare_database(env, players)
     date = dt.datetime.now(dt.UTC).date()
     results = Results(c, date, limits)
-    if c.redis_url:
-        stale = reset_board_group(c.redis_url, date)
-        print(f"Emptied the board's group in Redis ({stale} members left over)", flush=True)
     with tempfile.TemporaryDirectory(prefix="ws_bench_") as directory:
         run_env = traced_env(env, Path(directory)) if c.trace else env
         print(f"Starting uvicorn with {c.workers} worker(s)", flush=True)

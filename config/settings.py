@@ -124,16 +124,17 @@ else:
     }
 
 # Redis lets several server processes share websocket groups; in-memory is one process only.
+# Redis's own publish/subscribe: a group message is one PUBLISH, which each process receives
+# once for all its watchers of the group. The list-based RedisChannelLayer cost two round
+# trips and a script per message, a sixth of a move's server time (bench/README.md). What
+# pub/sub gives up, nothing here uses: messages kept for a consumer that is not listening
+# (a reconnecting client catches up from the database), and channel capacities.
 _redis_url = os.environ.get("REDIS_URL")
 if _redis_url:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # redis-py's defaults break a busy channel layer: a 5 s socket timeout equal to
-            # the layer's own 5 s wait, and a 100-connection pool that fails when full.
-            "CONFIG": {
-                "hosts": [{"address": _redis_url, "socket_timeout": 15, "max_connections": 2000}]
-            },
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [{"address": _redis_url, "socket_timeout": 15}]},
         }
     }
 else:

@@ -70,7 +70,7 @@ def test_database_url_selects_postgres() -> None:
 
 def test_redis_url_selects_redis_channel_layer() -> None:
     s = load_settings(REDIS_URL="redis://127.0.0.1:6379/0")
-    assert s["CHANNEL_BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert s["CHANNEL_BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
 
 
 def test_allowed_hosts_from_env() -> None:
