@@ -130,7 +130,9 @@ class Move(models.Model):
     own, never a deletion. ``events`` are what the engine (or the service) reported.
     """
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    # No index of its own: the unique (game, number) index serves lookups by game, and every
+    # move would otherwise write both.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves", db_index=False)
     number = models.PositiveIntegerField()
     payload = models.JSONField()
     events = models.JSONField(default=list)
@@ -149,7 +151,8 @@ class Move(models.Model):
 class IdempotencyRecord(models.Model):
     """The response to a request sent with an ``Idempotency-Key``, replayed on a retry."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    # Lookups by user use the unique (user, key) index.
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, db_index=False)
     key = models.CharField(max_length=100)
     fingerprint = models.CharField(max_length=64)
     status_code = models.PositiveSmallIntegerField(null=True)
