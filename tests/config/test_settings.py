@@ -20,6 +20,7 @@ print(json.dumps({
     "ENGINE": s.DATABASES["default"]["ENGINE"],
     "DB_NAME": str(s.DATABASES["default"]["NAME"]),
     "CHANNEL_BACKEND": s.CHANNEL_LAYERS["default"]["BACKEND"],
+    "CHANNEL_PREFIX": s.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("prefix"),
 }))
 """
 
@@ -71,6 +72,17 @@ def test_database_url_selects_postgres() -> None:
 def test_redis_url_selects_redis_channel_layer() -> None:
     s = load_settings(REDIS_URL="redis://127.0.0.1:6379/0")
     assert s["CHANNEL_BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+
+
+def test_services_on_different_redis_databases_publish_apart() -> None:
+    """Redis pub/sub ignores the database number: the channels' prefix carries it."""
+    prefixes = {
+        load_settings(REDIS_URL=url)["CHANNEL_PREFIX"]
+        for url in ("redis://127.0.0.1:6379", "redis://127.0.0.1:6379/0", "redis://h:6379/?db=0")
+    }
+    other = load_settings(REDIS_URL="redis://127.0.0.1:6379/9")["CHANNEL_PREFIX"]
+    assert len(prefixes) == 1
+    assert other not in prefixes
 
 
 def test_allowed_hosts_from_env() -> None:
