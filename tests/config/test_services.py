@@ -74,3 +74,20 @@ def test_group_members_keep_getting_messages_after_redis_drops_the_subscriber() 
                 await listener
 
     assert async_to_sync(survives_a_cut_connection)() == {"type": "after"}
+
+
+@pytest.mark.django_db
+def test_postgres_prepares_a_statement_the_service_runs_again_and_again() -> None:
+    """Parsed and planned once per connection: the token lookup every API call makes."""
+    from django.db import connection
+
+    from accounts.authentication import token_owner
+
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL only (CI runs it there)")
+    for _ in range(6):
+        token_owner("no-such-token")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any("authtoken_token" in statement for statement in prepared), prepared

@@ -9,7 +9,14 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-CONTROLLED = ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL")
+CONTROLLED = (
+    "DEBUG",
+    "SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "DATABASE_URL",
+    "REDIS_URL",
+    "DATABASE_PREPARE_THRESHOLD",
+)
 
 PROBE = """
 import json
@@ -19,6 +26,7 @@ print(json.dumps({
     "ALLOWED_HOSTS": s.ALLOWED_HOSTS,
     "ENGINE": s.DATABASES["default"]["ENGINE"],
     "DB_NAME": str(s.DATABASES["default"]["NAME"]),
+    "PREPARE_THRESHOLD": s.DATABASES["default"].get("OPTIONS", {}).get("prepare_threshold"),
     "CHANNEL_BACKEND": s.CHANNEL_LAYERS["default"]["BACKEND"],
     "CHANNEL_PREFIX": s.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("prefix"),
 }))
@@ -67,6 +75,22 @@ def test_database_url_selects_postgres() -> None:
     s = load_settings(DATABASE_URL="postgres://u:p@db.example:5432/patience")
     assert s["ENGINE"] == "django.db.backends.postgresql"
     assert s["DB_NAME"] == "patience"
+
+
+def test_postgres_statements_are_prepared_unless_turned_off() -> None:
+    url = "postgres://u:p@db.example:5432/patience"
+    assert load_settings(DATABASE_URL=url)["PREPARE_THRESHOLD"] == 5
+    assert load_settings(DATABASE_URL=url, DATABASE_PREPARE_THRESHOLD="0")["PREPARE_THRESHOLD"] == 0
+    off = load_settings(DATABASE_URL=url, DATABASE_PREPARE_THRESHOLD="none")
+    assert off["PREPARE_THRESHOLD"] is None
+
+
+def test_a_prepare_threshold_that_is_not_a_number_stops_the_service() -> None:
+    result = run_settings(
+        DATABASE_URL="postgres://u:p@db.example:5432/patience", DATABASE_PREPARE_THRESHOLD="lots"
+    )
+    assert result.returncode != 0
+    assert "DATABASE_PREPARE_THRESHOLD" in result.stderr
 
 
 def test_redis_url_selects_redis_channel_layer() -> None:
