@@ -146,8 +146,8 @@ else:
 # Redis lets several server processes share websocket groups; in-memory is one process only.
 # Redis's own publish/subscribe: a group message is one PUBLISH, which each process receives
 # once for all its watchers of the group. The list-based RedisChannelLayer took two round
-# trips and a script per message: 180-230 us of the sender's CPU and ~60 us of Redis's for a
-# 3.5 KB game update, against 105-150 and ~35 us (measured in one process, 3,000 sends).
+# trips and a script per message: 205-226 us of the sender's CPU and 54-62 us of Redis's for
+# a 2.6 KB game update, against 101-136 and 30-33 us (bench/publish_bench.py).
 # What pub/sub gives up, nothing here uses: messages kept for a consumer that is not
 # listening (a reconnecting client catches up from the database), and channel capacities.
 # Pub/sub channels are not per database, so the prefix names REDIS_URL's: services given

@@ -7,6 +7,7 @@ import os
 import uuid
 
 import pytest
+import redis.asyncio
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
@@ -37,8 +38,6 @@ def test_channel_layer_round_trip() -> None:
 def test_group_members_keep_getting_messages_after_redis_drops_the_subscriber() -> None:
     """Redis pub/sub keeps nothing for a listener that is away, so the layer must subscribe
     again by itself when its connection is cut (a Redis restart, a network blip)."""
-    import redis
-
     layer = get_channel_layer()
     group = f"test-reconnect-{uuid.uuid4().hex}"
 
