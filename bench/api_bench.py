@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.api_bench [--quick] [--workers N] [--duration S] [--no-redis]
                                         [--clients 1,10,50] [--think-ms MS]
-                                        [--idempotency-keys]
+                                        [--idempotency-keys] [--shared-socket]
 
 Method
 ------
@@ -10,8 +10,10 @@ Method
    if missing (psycopg), migrated and flushed with ``manage.py`` (``DATABASE_URL`` pointing at
    it), then one user and one API token per simulated player are made by ``manage.py shell`` in
    a subprocess. This process never imports Django: it only speaks HTTP to the server.
-2. Server. ``uvicorn config.asgi:application`` in its own process group, on a free port of
-   127.0.0.1, ``--workers N`` (default 2), DEBUG=0, a random SECRET_KEY, ALLOWED_HOSTS=127.0.0.1,
+2. Server. ``python -m config.serve`` (the README's production launcher: uvicorn, each worker
+   on a listening socket of its own; ``--shared-socket``: ``uvicorn --workers N``, whose
+   workers share one) in its own process group, on a free port of 127.0.0.1, ``--workers N``
+   (default 2), DEBUG=0, a random SECRET_KEY, ALLOWED_HOSTS=127.0.0.1,
    and ``REDIS_URL=redis://127.0.0.1:6379/0`` (the channel layer, so every move's live update
    goes to Redis as in production; ``--no-redis`` unsets it). The benchmark waits for
    ``GET /api/health/`` to answer, and always stops the whole process group at the end.
@@ -74,6 +76,7 @@ from bench.harness import (
     Resources,
     Server,
     Snapshot,
+    launcher_description,
     percentile,
     pg_counters,
     prepare_database,
@@ -113,12 +116,18 @@ class Config:
     seed: int
     think: float
     idempotency_keys: bool = False
+    shared_socket: bool = False
 
 
 def parse_args(argv: list[str] | None = None) -> Config:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="3 s windows, 1 s warm-ups")
-    parser.add_argument("--workers", type=int, default=2, help="uvicorn worker processes")
+    parser.add_argument("--workers", type=int, default=2, help="server worker processes")
+    parser.add_argument(
+        "--shared-socket",
+        action="store_true",
+        help="uvicorn --workers N (one listening socket) instead of config.serve",
+    )
     parser.add_argument("--duration", type=float, help="seconds measured per phase")
     parser.add_argument("--warmup", type=float, help="seconds of warm-up before each window")
     parser.add_argument(
@@ -158,6 +167,7 @@ def parse_args(argv: list[str] | None = None) -> Config:
         seed=args.seed,
         think=args.think_ms / 1000,
         idempotency_keys=args.idempotency_keys,
+        shared_socket=args.shared_socket,
     )
 
 
@@ -401,7 +411,7 @@ def pairs(results: list[PhaseResult]) -> list[tuple[PhaseResult, PhaseResult]]:
 
 def print_config(config: Config, env: dict[str, str], load: tuple[float, ...]) -> None:
     print("Server")
-    print(f"  uvicorn config.asgi:application --workers {config.workers} (uvloop, httptools)")
+    print(f"  {launcher_description(config.workers, config.shared_socket)}, uvloop, httptools")
     print(f"  DEBUG=0, ALLOWED_HOSTS=127.0.0.1, settings: {env['DJANGO_SETTINGS_MODULE']}")
     print(f"  DB:    {DATABASE_URL}")
     redis = config.redis_url or "off (in-memory channel layer, local-memory cache)"
@@ -550,8 +560,10 @@ def main(argv: list[str] | None = None) -> int:
     players = max(config.levels)
     print(f"Preparing {DB_NAME}: create if missing, migrate, flush, {players} players", flush=True)
     tokens = prepare_database(env, players)
-    print(f"Starting uvicorn with {config.workers} worker(s)", flush=True)
-    with running_server(config.workers, env, log_prefix="api_bench_server_") as server:
+    print(f"Starting the server with {config.workers} worker(s)", flush=True)
+    with running_server(
+        config.workers, env, log_prefix="api_bench_server_", shared_socket=config.shared_socket
+    ) as server:
         results = asyncio.run(run_levels(server, tokens, config))
         report(config, env, load, results, server)
     with contextlib.suppress(OSError):

@@ -8,9 +8,12 @@ they cannot pick up a different database than the server's.
 - ``prepare_database(env, players)`` creates the database named by ``env["DATABASE_URL"]`` if
   missing, migrates and flushes it, and returns one API token per player (users ``bench-000``,
   ``bench-001``, ...).
-- ``running_server(workers, env)`` starts ``uvicorn config.asgi:application --workers N`` on a
-  free port of 127.0.0.1, waits for ``GET /api/health/``, and stops its whole process group at
-  the end, whatever happens (SIGTERM, then SIGKILL after a grace period).
+- ``running_server(workers, env)`` starts ``python -m config.serve --workers N`` (as the
+  README's production recipe: each worker on a listening socket of its own) on a free port of
+  127.0.0.1, waits for ``GET /api/health/``, and stops its whole process group at the end,
+  whatever happens (SIGTERM, then SIGKILL after a grace period). ``shared_socket=True`` starts
+  ``uvicorn --workers N`` instead, whose workers share one socket (the benchmarks' launcher
+  before the fifth session, kept for comparison).
 - ``process_ticks``, ``machine_busy_ticks``, ``Snapshot``, ``resources_between``: CPU used by
   the server's process group, this process and the machine over a window; ``group_rss``: the
   server's memory; ``pg_counters``: the bench database's sessions and transactions.
@@ -196,6 +199,17 @@ class Server:
         return int(self.base_url.rsplit(":", 1)[1])
 
 
+def launcher(shared_socket: bool) -> list[str]:
+    """The module (and arguments) that starts the server's worker processes."""
+    return ["uvicorn", "config.asgi:application"] if shared_socket else ["config.serve"]
+
+
+def launcher_description(workers: int, shared_socket: bool) -> str:
+    if shared_socket:
+        return f"uvicorn config.asgi:application --workers {workers} (one shared socket)"
+    return f"python -m config.serve --workers {workers} (uvicorn, a socket per worker)"
+
+
 @contextlib.contextmanager
 def running_server(
     workers: int,
@@ -203,11 +217,13 @@ def running_server(
     *,
     log_prefix: str = "bench_server_",
     extra_args: Sequence[str] = (),
+    shared_socket: bool = False,
 ) -> Iterator[Server]:
-    """``uvicorn config.asgi:application --workers N`` with ``env``, in its own process group,
-    its output in a temporary log file (``Server.log``, left for the caller to read)."""
+    """``python -m config.serve --workers N`` (or, with ``shared_socket``, ``uvicorn --workers
+    N``) with ``env``, in its own process group, its output in a temporary log file
+    (``Server.log``, left for the caller to read)."""
     port = free_port()
-    command = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", HOST]
+    command = [sys.executable, "-m", *launcher(shared_socket), "--host", HOST]
     command += ["--port", str(port), "--workers", str(workers)]
     command += ["--no-access-log", "--log-level", "warning", *extra_args]
     log = Path(tempfile.mkstemp(prefix=log_prefix, suffix=".log")[1])
@@ -248,7 +264,7 @@ def process_ticks() -> dict[int, tuple[int, int]]:
 
 
 def group_pids(pgid: int) -> list[int]:
-    """The processes of a process group (the server: uvicorn's supervisor and its workers)."""
+    """The processes of a process group (the server: its supervisor and its workers)."""
     return sorted(pid for pid, (group, _) in process_ticks().items() if group == pgid)
 
 

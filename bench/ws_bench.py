@@ -3,6 +3,7 @@
     .venv/bin/python -m bench.ws_bench [--quick] [--clients 1000] [--rounds 20] [--workers 2]
                                        [--gap S] [--board N] [--overlap] [--handshakes N]
                                        [--no-compression] [--no-trace] [--no-redis]
+                                       [--shared-socket]
 
 The figures of the issue: N websocket clients (default 1,000) watch one daily leaderboard;
 how long from a finishing move's commit to the last client receiving the update (p50, p99),
@@ -15,7 +16,8 @@ Method
    ``patience_ws_bench`` (not ``api_bench``'s, so the two can run side by side), is created if
    missing, migrated and flushed; one user and API token per player is made (``manage.py``
    in subprocesses: this process never imports Django). The board is therefore empty at start.
-2. Server. ``uvicorn config.asgi:application --workers N`` (default 2) in its own process group
+2. Server. ``python -m config.serve --workers N`` (default 2; ``--shared-socket``: ``uvicorn
+   --workers N``, see ``bench/harness.py``) in its own process group
    on a free port of 127.0.0.1, DEBUG=0, a random SECRET_KEY, with ``REDIS_URL`` (the Channels
    layer between the workers, as in production) set to ``redis://127.0.0.1:6379/9``: a
    database of its own, since a group is named by the board's date and game and anything else
@@ -105,6 +107,7 @@ from bench.harness import (
     Snapshot,
     group_pids,
     group_rss,
+    launcher_description,
     open_sockets,
     percentile,
     player_name,
@@ -150,6 +153,7 @@ class Config:
     compression: bool
     trace: bool
     handshakes: int
+    shared_socket: bool = False
 
 
 def parse_args(argv: list[str] | None = None) -> Config:
@@ -157,7 +161,12 @@ def parse_args(argv: list[str] | None = None) -> Config:
     parser.add_argument("--quick", action="store_true", help="200 clients, 5 rounds")
     parser.add_argument("--clients", type=int, help="websocket clients (default 1000)")
     parser.add_argument("--rounds", type=int, help=f"finished attempts (default 20, at most {TOP})")
-    parser.add_argument("--workers", type=int, default=2, help="uvicorn worker processes")
+    parser.add_argument("--workers", type=int, default=2, help="server worker processes")
+    parser.add_argument(
+        "--shared-socket",
+        action="store_true",
+        help="uvicorn --workers N (one listening socket) instead of config.serve",
+    )
     parser.add_argument(
         "--gap", type=float, default=1.0, help="seconds between updates (default 1)"
     )
@@ -199,6 +208,7 @@ def parse_args(argv: list[str] | None = None) -> Config:
         compression=not args.no_compression,
         trace=not args.no_trace,
         handshakes=args.handshakes,
+        shared_socket=args.shared_socket,
     )
 
 
@@ -694,7 +704,7 @@ def print_config(c: Config, env: dict[str, str], server: Server, results: Result
     settings = env["DJANGO_SETTINGS_MODULE"]
     print("Config")
     print(
-        f"  server: uvicorn config.asgi:application --workers {c.workers}"
+        f"  server: {launcher_description(c.workers, c.shared_socket)}"
         f" (processes {', '.join(map(str, results.pids))}), DEBUG=0"
     )
     print(f"  settings: {settings}" + (" (+ trace of the board reads)" if c.trace else ""))
@@ -950,8 +960,10 @@ def main(argv: list[str] | None = None) -> int:
     results = Results(c, date, limits)
     with tempfile.TemporaryDirectory(prefix="ws_bench_") as directory:
         run_env = traced_env(env, Path(directory)) if c.trace else env
-        print(f"Starting uvicorn with {c.workers} worker(s)", flush=True)
-        with running_server(c.workers, run_env, log_prefix="ws_bench_server_") as server:
+        print(f"Starting the server with {c.workers} worker(s)", flush=True)
+        with running_server(
+            c.workers, run_env, log_prefix="ws_bench_server_", shared_socket=c.shared_socket
+        ) as server:
             try:
                 with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
                     runner.run(run(server, tokens, c, results))
