@@ -141,9 +141,7 @@ def serve_worker(options: dict[str, Any], sock: socket.socket, ready: Event) -> 
             await asyncio.sleep(ACCEPTED_GRACE_S)
             await super().shutdown(sockets=sockets)
 
-    config = uvicorn.Config(APP, **options)
-    config.load()
-    Server(config).run(sockets=[sock])
+    Server(uvicorn.Config(APP, **options)).run(sockets=[sock])
 
 
 @dataclass
