@@ -38,24 +38,24 @@ def servers(count: int, env: dict[str, str]) -> Iterator[list[str]]:
     processes, urls = [], []
     try:
         for _ in range(count):
-            port = free_port()
-            command = [
-                sys.executable, "-m", "uvicorn", "config.asgi:application",
-                "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
-            ]  # fmt: skip
-            # Each server's output goes to a log under artifacts/, for when a test fails.
-            LOGS.mkdir(parents=True, exist_ok=True)
-            with (LOGS / f"server-{port}.log").open("wb") as log:
-                processes.append(
-                    subprocess.Popen(
-                        command,
-                        cwd=ROOT,
-                        env={**os.environ, **env},
-                        stdout=log,
-                        stderr=subprocess.STDOUT,
-                        start_new_session=True,
+            with listening_socket() as listener:
+                port = listener.getsockname()[1]
+                serve = [sys.executable, "-m", "tests.support.serve_socket"]
+                command = [*serve, str(listener.fileno())]
+                # Each server's output goes to a log under artifacts/, for when a test fails.
+                LOGS.mkdir(parents=True, exist_ok=True)
+                with (LOGS / f"server-{port}.log").open("wb") as log:
+                    processes.append(
+                        subprocess.Popen(
+                            command,
+                            cwd=ROOT,
+                            env={**os.environ, **env},
+                            stdout=log,
+                            stderr=subprocess.STDOUT,
+                            start_new_session=True,
+                            pass_fds=(listener.fileno(),),
+                        )
                     )
-                )
             urls.append(f"http://127.0.0.1:{port}")
         for url, process in zip(urls, processes, strict=True):
             wait_until_up(url, process)
@@ -72,14 +72,32 @@ def servers(count: int, env: dict[str, str]) -> Iterator[list[str]]:
                 process.wait(timeout=10)
 
 
+@contextmanager
+def listening_socket() -> Iterator[socket.socket]:
+    """A socket listening on a port the kernel chose; connections queue until a server serves it."""
+    with socket.socket() as listener:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(128)
+        yield listener
+
+
 def wait_until_up(url: str, process: subprocess.Popen, timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"the server for {url} exited with {process.returncode}")
+            raise RuntimeError(
+                f"the server for {url} exited with {process.returncode}: {log_tail(url)}"
+            )
         try:
             if httpx.get(f"{url}/api/health/", timeout=1).status_code == 200:
                 return
         except httpx.HTTPError:
             time.sleep(0.2)
     raise RuntimeError(f"the server at {url} did not answer within {timeout} s")
+
+
+def log_tail(url: str, characters: int = 2000) -> str:
+    """The end of a server's log, to say why it stopped."""
+    log = LOGS / f"server-{url.rsplit(':', 1)[1]}.log"
+    return log.read_text(errors="replace")[-characters:] if log.exists() else "(no log)"
