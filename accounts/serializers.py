@@ -21,6 +21,9 @@ def _password_field() -> serializers.CharField:
 
 
 class UserSerializer(serializers.ModelSerializer):
+    # An address is optional: the model's default is "", which the schema must allow.
+    email = serializers.EmailField(read_only=True, allow_blank=True)
+
     class Meta:
         model = get_user_model()
         fields = ["id", "username", "email", "date_joined"]
@@ -42,6 +45,26 @@ class LoginSerializer(serializers.Serializer):
 class PasswordChangeSerializer(serializers.Serializer):
     old_password = _password_field()
     new_password = _password_field()
+
+
+class EmailChangeSerializer(serializers.Serializer):
+    email = serializers.EmailField(
+        max_length=254, allow_blank=True, help_text="Where password reset links go; blank: none."
+    )
+
+
+class PasswordResetSerializer(serializers.Serializer):
+    email = serializers.EmailField(max_length=254)
+
+
+class PasswordResetConfirmSerializer(serializers.Serializer):
+    uid = serializers.CharField(max_length=64, help_text="From the emailed link.")
+    token = serializers.CharField(max_length=128, help_text="From the emailed link.")
+    new_password = _password_field()
+
+
+class DetailSerializer(serializers.Serializer):
+    detail = serializers.CharField(read_only=True)
 
 
 class TokenSerializer(serializers.Serializer):

@@ -7,11 +7,19 @@ also usable from scripts and other apps. Field-level rule violations raise DRF's
 
 from __future__ import annotations
 
+import hashlib
 from typing import TYPE_CHECKING
 
+from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model, password_validation
+from django.contrib.auth.tokens import default_token_generator
+from django.core.cache import cache
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ValidationError
 
@@ -26,6 +34,14 @@ if TYPE_CHECKING:
 INVALID_CREDENTIALS_MESSAGE = "Unable to sign in with that username and password."
 USERNAME_TAKEN_MESSAGE = "A user with that username already exists."
 WRONG_OLD_PASSWORD_MESSAGE = "Your old password was entered incorrectly. Please enter it again."
+RESET_REQUESTED_MESSAGE = (
+    "If an account has this address, an email with a link to choose a new password is on "
+    "its way."
+)
+INVALID_RESET_LINK_MESSAGE = (
+    "This link to choose a new password is not valid: it is mistyped, has expired or was "
+    "already used. Ask for a new one."
+)
 
 
 def register_user(*, username: str, password: str, email: str = "") -> AbstractUser:
@@ -84,6 +100,57 @@ def change_password(
     if not user.check_password(old_password):
         raise ValidationError({"old_password": [WRONG_OLD_PASSWORD_MESSAGE]})
     guard.succeeded()
+    _set_password(user, new_password)
+
+
+def change_email(*, user: AbstractUser, email: str) -> AbstractUser:
+    """Set (or, blank, remove) the address that password reset links are sent to."""
+    user.email = get_user_model().objects.normalize_email(email)
+    with transaction.atomic():
+        user.save(update_fields=["email"])
+    return user
+
+
+def request_password_reset(*, email: str, site_url: str) -> None:
+    """Email every active account with this address a link to choose a new password.
+
+    The caller answers the same whether or not any account has the address, so the answer
+    tells no one which addresses are registered. An address gets at most
+    ``PASSWORD_RESET_EMAIL_LIMIT`` emails per window, so the form cannot flood an inbox.
+    """
+    user_model = get_user_model()
+    email = user_model.objects.normalize_email(email)
+    if not _reset_email_allowed(email):
+        return
+    users = user_model.objects.filter(email__iexact=email, is_active=True)
+    valid_for = f"{settings.PASSWORD_RESET_TIMEOUT // 3600} hours"
+    for user in users:
+        if not user.has_usable_password():
+            continue
+        uid = urlsafe_base64_encode(force_bytes(user.pk))
+        token = default_token_generator.make_token(user)
+        body = render_to_string(
+            "accounts/password_reset_email.txt",
+            {
+                "username": user.get_username(),
+                "link": f"{site_url.rstrip('/')}/password/reset/{uid}/{token}/",
+                "valid_for": valid_for,
+            },
+        )
+        send_mail("Choose a new Patience password", body, None, [user.email])
+
+
+def reset_password(*, uid: str, token: str, new_password: str) -> AbstractUser:
+    """Set the password of the account an emailed link names. The link works once: the new
+    password changes what its token was made from. Revokes the API token; every session ends."""
+    user = _user_from_uid(uid)
+    if user is None or not default_token_generator.check_token(user, token):
+        raise ApiError("invalid_reset_link", INVALID_RESET_LINK_MESSAGE)
+    _set_password(user, new_password)
+    return user
+
+
+def _set_password(user: AbstractUser, new_password: str) -> None:
     try:
         password_validation.validate_password(new_password, user)
     except DjangoValidationError as exc:
@@ -93,6 +160,25 @@ def change_password(
         user.save(update_fields=["password"])
         # Scripts holding the old token were given it for the old password.
         Token.objects.filter(user=user).delete()
+
+
+def _user_from_uid(uid: str) -> AbstractUser | None:
+    try:
+        pk = int(urlsafe_base64_decode(uid).decode())
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return get_user_model().objects.filter(pk=pk, is_active=True).first()
+
+
+def _reset_email_allowed(email: str) -> bool:
+    key = "accounts:reset-emails:" + hashlib.sha256(email.lower().encode()).hexdigest()
+    cache.add(key, 0, timeout=settings.PASSWORD_RESET_EMAIL_WINDOW)
+    try:
+        sent = cache.incr(key)
+    except ValueError:  # the window closed between add and incr
+        sent = 1
+        cache.set(key, sent, timeout=settings.PASSWORD_RESET_EMAIL_WINDOW)
+    return sent <= settings.PASSWORD_RESET_EMAIL_LIMIT
 
 
 def issue_token(*, user: AbstractUser) -> Token:

@@ -13,5 +13,11 @@ urlpatterns = [
     path("logout/", views.LogoutView.as_view(), name="logout"),
     path("me/", views.MeView.as_view(), name="me"),
     path("password/", views.PasswordChangeView.as_view(), name="password"),
+    path("password/reset/", views.PasswordResetView.as_view(), name="password-reset"),
+    path(
+        "password/reset/confirm/",
+        views.PasswordResetConfirmView.as_view(),
+        name="password-reset-confirm",
+    ),
     path("token/", views.TokenView.as_view(), name="token"),
 ]

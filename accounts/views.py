@@ -23,13 +23,18 @@ from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts import services
 from accounts.serializers import (
     CsrfTokenSerializer,
+    DetailSerializer,
+    EmailChangeSerializer,
     LoginSerializer,
     PasswordChangeSerializer,
+    PasswordResetConfirmSerializer,
+    PasswordResetSerializer,
     RegisterSerializer,
     TokenSerializer,
     UserSerializer,
@@ -124,6 +129,20 @@ class MeView(APIView):
     def get(self, request: Request) -> Response:
         return Response(UserSerializer(request.user).data)
 
+    @extend_schema(
+        tags=TAGS,
+        summary="Change your email address (where password reset links go)",
+        request=EmailChangeSerializer,
+        responses={200: UserSerializer, 400: INVALID, 401: NOT_SIGNED_IN},
+    )
+    def patch(self, request: Request) -> Response:
+        serializer = EmailChangeSerializer(data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        user = request.user
+        if "email" in serializer.validated_data:  # a PATCH without it changes nothing
+            user = services.change_email(user=user, email=serializer.validated_data["email"])
+        return Response(UserSerializer(user).data)
+
 
 class PasswordChangeView(APIView):
     @extend_schema(
@@ -147,6 +166,52 @@ class PasswordChangeView(APIView):
         # (and giving it one would create a session nobody asked for).
         if isinstance(request.successful_authenticator, SessionAuthentication):
             update_session_auth_hash(request, request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PasswordResetView(APIView):
+    permission_classes = [AllowAny]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "password_reset"
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Forgot the password: email a link to choose a new one",
+        request=PasswordResetSerializer,
+        responses={
+            202: DetailSerializer,
+            400: INVALID,
+            429: _error('"throttled": too many requests from this client; see Retry-After.'),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        serializer = PasswordResetSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.request_password_reset(
+            email=serializer.validated_data["email"], site_url=request.build_absolute_uri("/")
+        )
+        return Response(
+            {"detail": services.RESET_REQUESTED_MESSAGE}, status=status.HTTP_202_ACCEPTED
+        )
+
+
+class PasswordResetConfirmView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes = []  # the link is the credential; a session plays no part
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Choose a new password with an emailed link's uid and token",
+        request=PasswordResetConfirmSerializer,
+        responses={
+            204: None,
+            400: _error('"invalid_reset_link", or "invalid" (a password the rules refuse).'),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        serializer = PasswordResetConfirmSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.reset_password(**serializer.validated_data)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -209,6 +209,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 20,
     "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "DEFAULT_THROTTLE_RATES": {"password_reset": "10/hour"},
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
 
@@ -233,6 +234,26 @@ WEBSOCKET_MESSAGE_LIMIT = int(os.environ.get("WEBSOCKET_MESSAGE_LIMIT", "20"))
 WEBSOCKET_MESSAGE_PERIOD = float(os.environ.get("WEBSOCKET_MESSAGE_PERIOD", "10"))
 WEBSOCKET_CATCH_UP_LIMIT = 50
 LEADERBOARD_PUSH_INTERVAL = float(os.environ.get("LEADERBOARD_PUSH_INTERVAL", "0.25"))
+
+# Email carries password reset links. Without EMAIL_HOST each message is printed to stderr (the
+# server's log), which is how a local install shows them.
+if os.environ.get("EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = os.environ["EMAIL_HOST"]
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=True)
+    EMAIL_TIMEOUT = 10
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Patience <noreply@localhost>")
+# A reset link works once, and for this long.
+PASSWORD_RESET_TIMEOUT = 24 * 3600
+# Reset emails one address may be sent per PASSWORD_RESET_EMAIL_WINDOW seconds, and requests
+# one client may make per hour (either limit: no email, the same answer).
+PASSWORD_RESET_EMAIL_LIMIT = 3
+PASSWORD_RESET_EMAIL_WINDOW = 3600
 
 # A move is a few hundred bytes; anything near this limit is not a real request.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024

@@ -21,6 +21,8 @@ urlpatterns = [
     path("signin/", views.signin, name="signin"),
     path("signup/", views.signup, name="signup"),
     path("account/", views.account, name="account"),
+    path("password/forgot/", views.password_forgot, name="password-forgot"),
+    path("password/reset/<str:uid>/<str:token>/", views.password_reset, name="password-reset"),
     path("rules/<slug:slug>/", views.rules, name="rules"),
     path("rules/<slug:slug>.txt", views.rules_raw, name="rules-raw"),
 ]

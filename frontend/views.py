@@ -93,6 +93,16 @@ def account(request: HttpRequest) -> HttpResponse:
     return _page(request, "account.html")
 
 
+@ensure_csrf_cookie
+def password_forgot(request: HttpRequest) -> HttpResponse:
+    return _page(request, "password_forgot.html")
+
+
+def password_reset(request: HttpRequest, uid: str, token: str) -> HttpResponse:
+    # The API checks the link when the new password is sent; the page only carries it.
+    return _page(request, "password_reset.html", uid=uid, token=token)
+
+
 def rules(request: HttpRequest, slug: str) -> HttpResponse:
     paragraphs = [line.strip() for line in _read_rules(slug).splitlines() if line.strip()]
     return _page(request, "rules.html", slug=slug, name=GAMES[slug], paragraphs=paragraphs)

@@ -23,6 +23,10 @@ def day_closed(date: dt.date) -> bool:
 
 
 def closes_at(date: dt.date) -> dt.datetime:
+    """The midnight (UTC) after ``date``. The calendar's last day (9999-12-31) closes a
+    microsecond early: the midnight after it is past what a datetime holds."""
+    if date == dt.date.max:
+        return dt.datetime.max.replace(tzinfo=dt.UTC)
     return dt.datetime.combine(date + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC)
 
 

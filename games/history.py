@@ -6,7 +6,7 @@ back; a ``resign`` entry ends the game without changing the cards.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from games.rules import IllegalMove, ReplayError, State, Variant
@@ -22,6 +22,26 @@ def line_of_play(variant: Variant, seed: int, entries: Iterable[dict[str, Any]])
     Raises ``ReplayError`` at the 1-based step of the first entry that does not apply.
     """
     line = [variant.deal(seed)]
+    for _ in _play_through(variant, line, entries):
+        pass
+    return line
+
+
+def positions_seen(variant: Variant, seed: int, entries: Iterable[dict[str, Any]]) -> set[State]:
+    """Every position the board has shown in this history, undone ones included, each with
+    ``move_number`` 0 (the form ``Variant.hint`` compares)."""
+    line = [variant.deal(seed)]
+    seen = {line[0]._replace(move_number=0)}
+    for state in _play_through(variant, line, entries):
+        seen.add(state._replace(move_number=0))
+    return seen
+
+
+def _play_through(
+    variant: Variant, line: list[State], entries: Iterable[dict[str, Any]]
+) -> Iterator[State]:
+    """Apply each entry to ``line`` (the states on the board, the deal first) in place,
+    yielding the board after each one."""
     for step, entry in enumerate(entries, start=1):
         kind = entry.get("type") if isinstance(entry, dict) else None
         if kind == UNDO:
@@ -33,7 +53,7 @@ def line_of_play(variant: Variant, seed: int, entries: Iterable[dict[str, Any]])
                 line.append(variant.apply(line[-1], variant.move_from_json(entry)))
             except IllegalMove as error:
                 raise ReplayError(step, error) from error
-    return line
+        yield line[-1]
 
 
 def standing_entries(entries: Iterable[dict[str, Any]]) -> list[int]:

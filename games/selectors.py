@@ -106,7 +106,11 @@ def game_representation(
         "legal_moves": (
             [move.to_json() for move in variant.legal_moves(state)] if not game.is_finished else []
         ),
-        "counts": {"moves": state.move_number, "undos": game.undo_count},
+        "counts": {
+            "moves": state.move_number,
+            "undos": game.undo_count,
+            "hints": game.hint_count,
+        },
         "can_undo": game.can_undo,
         "created_at": json_time(game.created_at),
         "last_move_at": json_time(game.last_move_at),
@@ -127,7 +131,11 @@ def game_summary(game: Game) -> dict[str, Any]:
         "move_number": game.move_number,
         "ranked": game.ranked,
         "daily": json_time(game.daily.date) if game.daily_id else None,
-        "counts": {"moves": game.board_moves, "undos": game.undo_count},
+        "counts": {
+            "moves": game.board_moves,
+            "undos": game.undo_count,
+            "hints": game.hint_count,
+        },
         "created_at": game.created_at,
         "last_move_at": game.last_move_at,
         "finished_at": game.finished_at,

@@ -7,6 +7,8 @@ from rest_framework import serializers
 from games.models import VARIANT_CHOICES, Game
 from games.rules import MAX_SEED
 
+MAX_PAGE = 1_000_000
+
 
 class NewGameInput(serializers.Serializer):
     variant = serializers.ChoiceField(choices=VARIANT_CHOICES)
@@ -57,6 +59,16 @@ class PlayerViewSerializer(serializers.Serializer):
 class CountsSerializer(serializers.Serializer):
     moves = serializers.IntegerField()
     undos = serializers.IntegerField()
+    hints = serializers.IntegerField()
+
+
+class HintSerializer(serializers.Serializer):
+    move = serializers.JSONField(
+        allow_null=True, help_text="A legal move to try; null when none leads anywhere new."
+    )
+    message = serializers.CharField(help_text="The hint in words.")
+    move_number = serializers.IntegerField(help_text="The game's version it was asked of.")
+    hints = serializers.IntegerField(help_text="Hints given in this game so far.")
 
 
 class GameSummarySerializer(serializers.Serializer):
@@ -73,6 +85,13 @@ class GameSummarySerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
     last_move_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class GamePageSerializer(serializers.Serializer):
+    count = serializers.IntegerField(help_text="Games in all pages.")
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = GameSummarySerializer(many=True)
 
 
 class GameSerializer(GameSummarySerializer):
@@ -130,7 +149,8 @@ class DailyQuery(serializers.Serializer):
 
 
 class PageQuery(serializers.Serializer):
-    page = serializers.IntegerField(min_value=1, required=False, default=1)
+    # A bound keeps the rows skipped within what the database can count.
+    page = serializers.IntegerField(min_value=1, max_value=MAX_PAGE, required=False, default=1)
 
 
 class AttemptSummarySerializer(serializers.Serializer):

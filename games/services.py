@@ -19,11 +19,13 @@ from games.history import (
     RESIGN,
     UNDO,
     line_of_play,
+    positions_seen,
     revealed_hidden_cards,
     standing_entries,
 )
 from games.models import AuditLog, DailyChallenge, Deal, Game, GameFlag
-from games.rules import DEAL_VERSION, MAX_SEED, IllegalMove, State, Variant, get_variant
+from games.rules import DEAL_VERSION, MAX_SEED, IllegalMove, Move, State, Variant, get_variant
+from games.rules.hints import describe
 
 STATUS_AFTER_EVENT = {"game_won": Game.Status.WON, "game_lost": Game.Status.LOST}
 #: What a history entry changes in the game row.
@@ -137,15 +139,19 @@ def start_daily_replay(*, user: AbstractBaseUser, date: dt.date, variant_slug: s
     """A casual game on a daily deal: after the player's own attempt is over, or the day is."""
     if date > daily.today():
         raise ApiError("challenge_not_open", f"The challenge of {date} is not open yet.", 409)
-    challenge = daily_challenge(date, variant_slug)
+    variant = variant_or_error(variant_slug)
     if not daily.day_closed(date):
-        attempt = Game.objects.filter(owner=user, daily=challenge, ranked=True).first()
+        # Looked up without making the day's challenge: a refusal changes nothing.
+        attempt = Game.objects.filter(
+            owner=user, daily__date=date, daily__variant=variant.slug, ranked=True
+        ).first()
         if attempt is None or not attempt.is_finished:
             raise ApiError(
                 "attempt_first",
                 "Finish your ranked attempt first; then you can replay the deal for fun.",
                 409,
             )
+    challenge = daily_challenge(date, variant.slug)
     with transaction.atomic():
         return _start(
             user, get_variant(challenge.variant), challenge.deal, daily_challenge=challenge
@@ -234,6 +240,42 @@ def undo_move(
         game.can_undo = len(standing) > 1 and not revealed_hidden_cards(*history[standing[-2]])
         events = [{"type": "undone"}]
         return _record(game, variant, line[-2], {"type": UNDO}, events, Game.Status.PLAYING)
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A suggested move (None: nothing leads anywhere new) and the game it was asked of."""
+
+    game: Game
+    move: Move | None
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "move": self.move.to_json() if self.move else None,
+            "message": self.message,
+            "move_number": self.game.move_number,
+            "hints": self.game.hint_count,
+        }
+
+
+def request_hint(
+    *, user: AbstractBaseUser, game_id: int, expected_move_number: int | None = None
+) -> Hint:
+    """Suggest a move in a casual game and count it. The board and its version do not
+    change, so watchers are sent nothing; the count travels with the next update."""
+    with transaction.atomic():
+        game = _lock_playing_game(user, game_id, expected_move_number)
+        if game.ranked:
+            raise ApiError("hints_not_allowed", "Ranked games have no hints.", 409)
+        variant = get_variant(game.deal.variant)
+        state = variant.state_from_json(game.state)
+        entries = game.moves.order_by("number").values_list("payload", flat=True)
+        move = variant.hint(state, positions_seen(variant, game.deal.seed, entries))
+        if move is not None:  # a hint that offers nothing is not counted against the player
+            game.hint_count += 1
+            game.save(update_fields=["hint_count"])
+        return Hint(game, move, describe(variant, state, move))
 
 
 def resign_game(

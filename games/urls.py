@@ -12,6 +12,7 @@ urlpatterns = [
     path("games/<int:game_id>/moves/", views.GameMovesView.as_view(), name="game-moves"),
     path("games/<int:game_id>/undo/", views.GameUndoView.as_view(), name="game-undo"),
     path("games/<int:game_id>/resign/", views.GameResignView.as_view(), name="game-resign"),
+    path("games/<int:game_id>/hint/", views.GameHintView.as_view(), name="game-hint"),
     path("games/<int:game_id>/replay/", views.GameReplayView.as_view(), name="game-replay"),
     path("me/stats/", views.StatsView.as_view(), name="stats"),
     path("daily/", views.DailyView.as_view(), name="daily"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, IsAdminUser
@@ -24,8 +24,9 @@ from games.serializers import (
     DailyOverviewSerializer,
     DailyQuery,
     GameFilter,
+    GamePageSerializer,
     GameSerializer,
-    GameSummarySerializer,
+    HintSerializer,
     HistoryEntrySerializer,
     MoveInput,
     NewGameInput,
@@ -70,11 +71,12 @@ class GameListView(APIView):
     @extend_schema(
         summary="Your games, newest first",
         operation_id="games_list",
-        parameters=[GameFilter, OpenApiParameter("page", int)],
-        responses=GameSummarySerializer(many=True),
+        parameters=[GameFilter, PageQuery],
+        responses={200: GamePageSerializer, 400: ApiErrorSerializer, 404: ApiErrorSerializer},
     )
     def get(self, request: Request) -> Response:
         filters = valid(GameFilter, request.query_params)
+        valid(PageQuery, request.query_params)  # a page past the last one is the paginator's 404
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(
             selectors.own_games(request.user, **filters), request, view=self
@@ -151,14 +153,17 @@ class GameActionView(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         def action() -> Response:
             data = valid(ActionInput, body(request))
-            outcome = self.service(
+            result = self.service(
                 user=request.user,
                 game_id=game_id,
                 expected_move_number=data.get("expected_move_number"),
             )
-            return Response(outcome.representation_with_events())
+            return self.answer(result)
 
         return respond_once(request, action)
+
+    def answer(self, outcome: Any) -> Response:
+        return Response(outcome.representation_with_events())
 
 
 class GameUndoView(GameActionView):
@@ -185,6 +190,22 @@ class GameResignView(GameActionView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         return super().post(request, game_id)
+
+
+class GameHintView(GameActionView):
+    service = staticmethod(services.request_hint)
+
+    @extend_schema(
+        summary="Suggest a move (casual games); the game counts its hints",
+        operation_id="games_hint",
+        request=ActionInput,
+        responses={200: HintSerializer, **ERRORS},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        return super().post(request, game_id)
+
+    def answer(self, hint: services.Hint) -> Response:
+        return Response(hint.to_json())
 
 
 class GameReplayView(APIView):
@@ -226,7 +247,7 @@ class DailyView(APIView):
         summary="A day's five challenges and your attempt at each (today by default)",
         operation_id="daily_retrieve",
         parameters=[DailyQuery],
-        responses=DailyOverviewSerializer,
+        responses={200: DailyOverviewSerializer, 400: ApiErrorSerializer},
     )
     def get(self, request: Request) -> Response:
         date = valid(DailyQuery, request.query_params).get("date") or daily.today()
@@ -274,7 +295,11 @@ class DailyLeaderboardView(APIView):
         summary="A day's ranking for one game, with your own rank",
         operation_id="leaderboards_daily",
         parameters=[PageQuery],
-        responses={200: DailyLeaderboardSerializer, 404: ApiErrorSerializer},
+        responses={
+            200: DailyLeaderboardSerializer,
+            400: ApiErrorSerializer,
+            404: ApiErrorSerializer,
+        },
     )
     def get(self, request: Request, date: dt.date, variant: str) -> Response:
         page = valid(PageQuery, request.query_params)["page"]
@@ -289,7 +314,11 @@ class AlltimeLeaderboardView(APIView):
         summary="All-time ranking of one game over ranked attempts",
         operation_id="leaderboards_alltime",
         parameters=[PageQuery],
-        responses={200: AlltimeLeaderboardSerializer, 404: ApiErrorSerializer},
+        responses={
+            200: AlltimeLeaderboardSerializer,
+            400: ApiErrorSerializer,
+            404: ApiErrorSerializer,
+        },
     )
     def get(self, request: Request, variant: str) -> Response:
         page = valid(PageQuery, request.query_params)["page"]

@@ -5,8 +5,8 @@
     python -m games.rules show selective-castle --seed 7 [--reveal]
 
 In ``play``, type the number of a listed move, a move such as ``t3 f1`` or ``tableau:3
-tableau:5 2`` (from, to, count), ``d`` to deal, ``u`` to undo, ``s`` to save the history as
-JSON, or ``q`` to quit.
+tableau:5 2`` (from, to, count), ``d`` to deal, ``h`` for a hint, ``u`` to undo, ``s`` to save
+the history as JSON, or ``q`` to quit.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from . import VARIANTS, get_variant
+from . import VARIANTS, get_variant, hints
 from .cards import CODE, rank_char
 from .errors import RulesError
 from .shuffle import MAX_SEED
@@ -89,6 +89,10 @@ def play(variant: Variant, seed: int, out: TextIO, ask: Callable[[str], str]) ->
         if text in ("u", "undo"):
             if history:
                 states.pop(), history.pop()
+            continue
+        if text in ("h", "hint"):
+            seen = {s._replace(move_number=0) for s in states}
+            print(f"? {hints.describe(variant, state, variant.hint(state, seen))}", file=out)
             continue
         if text.startswith("s"):
             path = Path(text[1:].strip() or "history.json")

@@ -9,11 +9,11 @@ about every candidate, so the two can never disagree.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from itertools import chain
 from typing import Any, ClassVar
 
-from . import notation, replay
+from . import hints, notation, replay
 from .building import Build
 from .cards import CODE, RANK, RANK_NAMES, new_deck, rank_char
 from .errors import IllegalMove
@@ -132,6 +132,15 @@ class Variant:
         elif not self._has_legal_move(after):
             events.append({"type": "game_lost"})
         return after, events
+
+    def hint(self, state: State, seen: Collection[State] = ()) -> Move | None:
+        """A legal move worth trying, chosen from what the player sees (see ``hints``);
+        ``seen``: the game's earlier positions, with ``move_number`` 0."""
+        return hints.suggest(self, state, seen)
+
+    def accepts(self, state: State, s: int, t: int, count: int = 1) -> bool:
+        """Whether the top ``count`` cards of pile ``s`` may go onto pile ``t``."""
+        return self._refusal(state, s, t, count) is None
 
     def replay(
         self, seed: int, moves: Iterable[Move | dict[str, Any]], step: int | None = None

@@ -76,7 +76,10 @@ def test_schema_documents_the_accounts_endpoints() -> None:
         ("/api/auth/login/", "post"),
         ("/api/auth/logout/", "post"),
         ("/api/auth/me/", "get"),
+        ("/api/auth/me/", "patch"),
         ("/api/auth/password/", "post"),
+        ("/api/auth/password/reset/", "post"),
+        ("/api/auth/password/reset/confirm/", "post"),
         ("/api/auth/token/", "post"),
         ("/api/auth/token/", "delete"),
     }

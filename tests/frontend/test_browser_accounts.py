@@ -5,6 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.contrib.auth.tokens import default_token_generator
+from django.test import override_settings
+from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import expect
 
 from tests.frontend.browser_helpers import (
@@ -15,6 +18,8 @@ from tests.frontend.browser_helpers import (
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+BROWSER_SECRET_KEY = "browser-tests"  # the site fixture's server (tests/frontend/conftest.py)
 
 
 def test_sign_up_shows_a_field_error_next_to_its_field_then_creates_the_account(
@@ -80,4 +85,49 @@ def test_sign_in_through_the_signin_page_after_a_missing_field_error(
     page.wait_for_url(site + "/")
     expect(page.locator("html")).to_have_attribute("data-user", "")
     expect(page.locator("#sign-in")).to_be_visible()
+    assert errors == []
+
+
+def test_a_forgotten_password_is_replaced_through_the_emailed_link(
+    site, new_context, django_user_model
+):
+    create_players(django_user_model, "hopper")
+    user = django_user_model.objects.get(username="hopper")
+    user.email = "hopper@example.com"
+    user.save(update_fields=["email"])
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    page.goto(site + "/signin/")
+    page.get_by_role("link", name="Forgot your password?").click()
+    page.wait_for_url(site + "/password/forgot/")
+    page.fill("#id_email", "hopper@example.com")
+    page.locator("#reset-form button[type=submit]").click()
+    expect(page.locator("#form-status")).to_contain_text("on its way")
+
+    # The link the server emailed (to its log, here): made with the server's secret key.
+    with override_settings(SECRET_KEY=BROWSER_SECRET_KEY):
+        token = default_token_generator.make_token(user)
+    uid = urlsafe_base64_encode(str(user.pk).encode())
+    release_connection()
+    page.goto(f"{site}/password/reset/{uid}/{token}/")
+    page.fill("#id_new_password", "a-fresh-passphrase")
+    page.fill("#id_new_password2", "a-fresh-passphrase-typo")
+    page.locator("#reset-confirm-form button[type=submit]").click()
+    expect(page.locator("#new_password2-error")).to_have_text("The two passwords differ.")
+    page.fill("#id_new_password2", "a-fresh-passphrase")
+    page.locator("#reset-confirm-form button[type=submit]").click()
+    expect(page.locator("#reset-done")).to_be_visible()
+
+    page.get_by_role("link", name="Sign in").last.click()
+    page.fill("#id_username", "hopper")
+    page.fill("#id_password", "a-fresh-passphrase")
+    page.locator("#signin-form button[type=submit]").click()
+    page.wait_for_url(site + "/")
+    expect(page.locator("html")).to_have_attribute("data-user", "hopper")
+
+    page.goto(f"{site}/password/reset/{uid}/{token}/")  # a link works once
+    page.fill("#id_new_password", "another-passphrase")
+    page.fill("#id_new_password2", "another-passphrase")
+    page.locator("#reset-confirm-form button[type=submit]").click()
+    expect(page.locator("#form-error")).to_contain_text("already used")
     assert errors == []

@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 from tests.frontend.browser_helpers import (
     Line,
     board_ready,
+    call_api,
     cards,
     drag_move,
     expect_move_number,
@@ -228,3 +229,37 @@ def test_the_keyboard_picks_up_a_card_moves_it_with_the_arrows_and_puts_it_down(
     page.keyboard.press("u")  # and U takes it back
     expect_move_number(page, 2)
     expect(cards(page, "tableau:2").last).to_have_attribute("data-card", moved)
+
+
+def test_a_hint_marks_the_engines_suggestion_and_the_key_h_asks_again(site, page):
+    line = Line("selective-castle", 1)
+    open_game(page, site, start_game(page, "selective-castle", 1))
+    expect(page.locator("#hint-stat")).to_be_hidden()
+    suggested = line.variant.hint(line.state, {line.state}).to_json()
+
+    page.locator("#hint").click()
+    expect(page.locator("#message")).to_have_text(re.compile(r"^Hint: move the .+ from .+ to "))
+    expect(page.locator("#message")).to_have_attribute("data-kind", "info")
+    expect(cards(page, suggested["from"]).last).to_have_class(re.compile(r"\bhinted\b"))
+    expect(pile(page, suggested["to"])).to_have_class(re.compile(r"\bhinted-target\b"))
+    expect(page.locator("#board .hinted")).to_have_count(suggested["count"])
+    expect(page.locator("#hint-count")).to_have_text("1")
+    expect_move_number(page, 0)  # a hint is not a move
+
+    play_and_check(page, line, "tap", suggested)
+    expect(page.locator("#board .hinted, #board .hinted-target")).to_have_count(0)
+    page.keyboard.press("h")
+    expect(page.locator("#hint-count")).to_have_text("2")
+    expect(page.locator("#board .hinted-target")).to_have_count(1)
+
+
+def test_a_ranked_attempt_offers_no_hint(site, page):
+    page.goto(site + "/")
+    today = page.evaluate("new Date().toISOString().slice(0, 10)")
+    answer = call_api(page, "POST", f"/api/daily/{today}/gold-mine/attempt/")
+    assert answer["status"] == 201, answer
+    open_game(page, site, answer["body"]["id"])
+    expect(page.locator("#hint")).to_be_hidden()
+    expect(page.locator("#undo")).to_be_hidden()
+    page.keyboard.press("h")
+    expect(page.locator("#message")).to_have_text("")

@@ -386,7 +386,7 @@ def test_a_retried_undo_undoes_once() -> None:
     second = client.post(url, {}, format="json", HTTP_IDEMPOTENCY_KEY="u")
     assert first.status_code == second.status_code == 200
     assert first.json() == second.json()
-    assert detail(client, game["id"])["counts"] == {"moves": 1, "undos": 1}
+    assert detail(client, game["id"])["counts"] == {"moves": 1, "undos": 1, "hints": 0}
 
 
 def test_an_idempotency_key_reused_for_another_request_is_refused() -> None:

@@ -78,7 +78,7 @@ def test_new_game_with_a_random_seed_hides_the_seed(slug: str) -> None:
     assert game["status"] == "playing"
     assert game["move_number"] == 0
     assert game["ranked"] is False
-    assert game["counts"] == {"moves": 0, "undos": 0}
+    assert game["counts"] == {"moves": 0, "undos": 0, "hints": 0}
     assert game["last_move_at"] is None and game["finished_at"] is None
     assert game["legal_moves"], "a new deal has moves"
     assert face_down_hidden(game["state"])
@@ -131,6 +131,15 @@ def test_list_shows_only_my_games_newest_first_without_cards() -> None:
         assert "state" not in summary and "legal_moves" not in summary
         assert summary["seed"] is None
         assert summary["status"] == "playing"
+
+
+def test_list_pages_are_counted_from_one_and_end_with_the_games() -> None:
+    client = client_for()
+    new_game(client, "gold-mine")
+    assert client.get("/api/games/", {"page": 1}).json()["count"] == 1
+    for page in ("0", "-2", "one", str(2**63)):
+        assert_error(client.get("/api/games/", {"page": page}), 400, "invalid")
+    assert_error(client.get("/api/games/", {"page": 2}), 404, "not_found")
 
 
 def test_list_filters_by_status_and_variant() -> None:
@@ -200,7 +209,7 @@ def test_playing_legal_moves_advances_the_game_and_records_the_history(slug: str
         played.append(move)
         assert set(game) == REPRESENTATION_KEYS | {"events"}
         assert game["move_number"] == number
-        assert game["counts"] == {"moves": number, "undos": 0}
+        assert game["counts"] == {"moves": number, "undos": 0, "hints": 0}
         assert game["events"] == events
         assert game["state"] == variant.player_view(state, reveal_seed=True)
         assert game["legal_moves"] == [m.to_json() for m in variant.legal_moves(state)]
@@ -278,7 +287,7 @@ def test_undo_takes_back_the_move_and_keeps_it_in_the_history() -> None:
     assert response.status_code == 200, response.content
     undone = response.json()
     assert undone["move_number"] == 2, "an undo is a history entry: the version advances"
-    assert undone["counts"] == {"moves": 0, "undos": 1}
+    assert undone["counts"] == {"moves": 0, "undos": 1, "hints": 0}
     assert undone["state"] == game["state"], "the board is back to before the move"
     assert undone["legal_moves"] == game["legal_moves"]
     assert undone["status"] == "playing"
@@ -326,7 +335,7 @@ def test_undo_twice_goes_back_two_moves_then_nothing_is_left_to_undo() -> None:
     assert back_one["state"] == first["state"]
     back_two = client.post(url, {}, format="json").json()
     assert back_two["state"] == game["state"]
-    assert back_two["counts"] == {"moves": 0, "undos": 2}
+    assert back_two["counts"] == {"moves": 0, "undos": 2, "hints": 0}
     assert back_two["move_number"] == 4
 
     response = client.post(url, {}, format="json")
@@ -362,7 +371,7 @@ def test_a_move_after_an_undo_continues_from_the_restored_board() -> None:
     expected = variant.apply(variant.deal(11), variant.move_from_json(second))
     assert again["state"] == variant.player_view(expected, reveal_seed=True)
     assert again["move_number"] == 3
-    assert again["counts"] == {"moves": 1, "undos": 1}
+    assert again["counts"] == {"moves": 1, "undos": 1, "hints": 0}
 
 
 # -- resigning --------------------------------------------------------------------------------

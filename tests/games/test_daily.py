@@ -420,6 +420,18 @@ def test_a_replay_needs_a_finished_attempt_while_the_day_is_open(clock: DailyClo
     assert_error(client_for().post(url), 409, "attempt_first")
 
 
+def test_a_refused_replay_makes_nothing_not_even_the_days_challenge(clock: DailyClock) -> None:
+    url = daily_url(DAY, "selective-castle", "replay")
+    assert_error(client_for().post(url), 409, "attempt_first")
+    assert not DailyChallenge.objects.filter(date=DAY).exists()
+
+
+def test_the_calendars_last_day_has_an_overview(clock: DailyClock) -> None:
+    body = overview(anonymous_client(), dt.date.max)
+    assert body["date"] == "9999-12-31"
+    assert body["closes_at"].startswith("9999-12-31T23:59:59")
+
+
 def test_a_replay_is_open_to_anyone_once_the_day_is_over_and_never_before_it(
     clock: DailyClock,
 ) -> None:

@@ -268,9 +268,11 @@ def test_an_empty_day_and_the_refusals(clock: DailyClock) -> None:
     for bad in ("2031-02-30", "2031-13-01", "today", "20310510"):
         response = anonymous_client().get(f"/api/leaderboards/daily/{bad}/gold-mine/")
         assert_error(response, 404, "not_found")
-    for page in ("0", "-1", "two"):
+    for page in ("0", "-1", "two", "1000001", str(2**63 - 1)):
         response = client.get(f"/api/leaderboards/daily/{DAY}/gold-mine/", {"page": page})
         assert_error(response, 400, "invalid")
+        # A page past any the database could skip to is refused, not a crash.
+        assert_error(client.get("/api/leaderboards/gold-mine/", {"page": page}), 400, "invalid")
 
 
 # -- all-time boards --------------------------------------------------------------------------

@@ -158,6 +158,8 @@ def play_random_game(client: Any, slug: str, rng: random.Random) -> tuple[int, s
             watcher.try_illegal(rng, game["legal_moves"])
         if turn % 30 == 0:
             watcher.reads(rng, game["move_number"])
+        if turn % 7 == 3:
+            watcher.check(client.post(f"/api/games/{watcher.game_id}/hint/"), "hint")
         response = client.post(
             f"/api/games/{watcher.game_id}/moves/",
             {"move": rng.choice(game["legal_moves"])},

@@ -43,3 +43,10 @@ def test_play_takes_numbers_short_moves_and_undo():
     history = play(get_variant("gold-mine"), 7, out, lambda _prompt: next(answers))
     assert [m.type for m in history] == ["deal", "move"]
     assert "! Tableau pile 2 is empty." in out.getvalue()
+
+
+def test_play_gives_a_hint_in_words():
+    answers = iter(["h", "q"])
+    out = io.StringIO()
+    assert play(get_variant("gold-mine"), 7, out, lambda _prompt: next(answers)) == []
+    assert "? Deal from the stock." in out.getvalue()

@@ -1,4 +1,4 @@
-// Sign in, sign up, change password, sign out: forms that post JSON to /api/auth/….
+// Sign in, sign up, change or reset a password, sign out: forms that post JSON to /api/auth/….
 // Errors are shown next to their field (error.fields) and, when they belong to no field
 // (wrong credentials, too many attempts, network), in the form's own message (#form-error).
 
@@ -71,7 +71,7 @@ function localErrors(form) {
  * Wire a form: on submit, check it, post `body(form)` to `path`, then `onSuccess(result)`.
  * Field names in the form match the API's field names, so server errors land next to them.
  */
-function bindForm(form, { path, body, onSuccess }) {
+function bindForm(form, { path, method = "POST", body, onSuccess }) {
   const button = form.querySelector("button[type=submit]");
   const idleLabel = button?.textContent;
   form.addEventListener("submit", async (event) => {
@@ -88,7 +88,7 @@ function bindForm(form, { path, body, onSuccess }) {
     }
     form.setAttribute("aria-busy", "true");
     try {
-      const result = await api("POST", path, body(form));
+      const result = await api(method, path, body(form));
       await onSuccess(result);
     } catch (error) {
       const fields = { ...(error?.fields || {}) };
@@ -144,6 +144,37 @@ function initPassword(form) {
   });
 }
 
+function initEmail(form) {
+  bindForm(form, {
+    path: "/api/auth/me/",
+    method: "PATCH",
+    body: (f) => ({ email: value(f, "email").trim() }),
+    onSuccess: (user) => {
+      form.elements.namedItem("email").value = user.email;
+      say(form.querySelector(".form-status"), user.email ? `Saved: ${user.email}.` : "Address removed.", "ok");
+    },
+  });
+}
+
+function initReset(form) {
+  bindForm(form, {
+    path: "/api/auth/password/reset/",
+    body: (f) => ({ email: value(f, "email").trim() }),
+    onSuccess: (result) => say(form.querySelector(".form-status"), result.detail, "ok"),
+  });
+}
+
+function initResetConfirm(form) {
+  bindForm(form, {
+    path: "/api/auth/password/reset/confirm/",
+    body: (f) => ({ uid: f.dataset.uid, token: f.dataset.token, new_password: value(f, "new_password") }),
+    onSuccess: () => {
+      form.hidden = true;
+      document.getElementById("reset-done").hidden = false;
+    },
+  });
+}
+
 function initSignout(button) {
   button.addEventListener("click", async () => {
     button.disabled = true;
@@ -172,6 +203,9 @@ const forms = {
   "signin-form": initSignin,
   "signup-form": initSignup,
   "password-form": initPassword,
+  "email-form": initEmail,
+  "reset-form": initReset,
+  "reset-confirm-form": initResetConfirm,
 };
 for (const [id, init] of Object.entries(forms)) {
   const form = document.getElementById(id);

@@ -20,8 +20,8 @@ export function keepFocus(board, draw) {
 }
 
 /**
- * Wire input to `board`. `actions`: game() → the game shown; move(move), deal(), undo() send
- * to the server; say(text) shows a message; announce(text) tells screen readers what happened.
+ * Wire input to `board`. `actions`: game() → the game shown; move(move), deal(), undo(), hint()
+ * send to the server; say(text) shows a message; announce(text) tells screen readers what happened.
  * Returns {reset()}: drop any selection or drag (after a redraw: the piles are new).
  */
 export function attachInput(board, actions) {
@@ -287,6 +287,9 @@ export function attachInput(board, actions) {
     } else if ((event.key === "d" || event.key === "D") && playing()) {
       event.preventDefault();
       deal();
+    } else if ((event.key === "h" || event.key === "H") && playing()) {
+      event.preventDefault();
+      actions.hint?.();
     } else if (event.key === "u" || event.key === "U") {
       event.preventDefault();
       cancel();

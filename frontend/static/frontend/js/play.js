@@ -2,7 +2,8 @@
 // answer to a move, or from the game's websocket (another tab or device) — never a guess.
 
 import { api, socket } from "./api.js";
-import { renderBoard } from "./board.js";
+import { pileTitle, renderBoard } from "./board.js";
+import { cardName } from "./cards.js";
 import { attachInput, keepFocus } from "./input.js";
 import { serverNow } from "./ui.js";
 
@@ -16,6 +17,9 @@ let game = null; // the version shown
 let variant = null;
 let queue = Promise.resolve(); // actions run one after another, each naming the version it saw
 let resultShownFor = null;
+let hintTimer = null;
+
+const HINT_SHOWN_MS = 4000;
 
 const OUTCOMES = { won: "You won", lost: "No moves left", resigned: "Resigned" };
 const NOTES = {
@@ -73,7 +77,11 @@ function showControls() {
   if (game.seed !== null && game.seed !== undefined) badges.push(badge(`Deal #${game.seed}`, "seed"));
   if (over) badges.push(badge(OUTCOMES[game.status] ?? game.status, `status status-${game.status}`));
   $("badges").replaceChildren(...badges);
-  // Ranked games have no undo at all; the server would refuse it anyway.
+  $("hint-count").textContent = String(game.counts.hints ?? 0);
+  $("hint-stat").hidden = !game.counts.hints;
+  // Ranked games have no undo and no hints at all; the server would refuse them anyway.
+  $("hint").hidden = game.ranked;
+  $("hint").disabled = game.ranked || over;
   $("undo").hidden = game.ranked;
   // The server says whether it would take the last move back (not one that showed cards).
   $("undo").disabled = game.ranked || over || !game.can_undo;
@@ -148,6 +156,57 @@ function act(path, body) {
   return queue;
 }
 
+function clearHint() {
+  clearTimeout(hintTimer);
+  for (const node of board.querySelectorAll(".hinted, .hinted-target")) node.classList.remove("hinted", "hinted-target");
+}
+
+/** "Move the 7 of spades from Tableau pile 2 to Foundation 1." in the page's own pile names. */
+function hintText(move) {
+  if (move.type === "deal") return "Hint: deal from the stock.";
+  const cards = game.state.piles[move.from].cards;
+  const rest = move.count - 1;
+  const others = rest ? ` and the ${rest === 1 ? "card" : `${rest} cards`} on it` : "";
+  const from = pileTitle(move.from, game.variant);
+  const to = pileTitle(move.to, game.variant);
+  return `Hint: move the ${cardName(cards.at(-move.count))}${others} from ${from} to ${to}.`;
+}
+
+/** Mark the hinted cards and where they go, on the board as drawn now. */
+function showHint(move) {
+  clearHint();
+  const pile = (id) => board.querySelector(`.pile[data-pile="${CSS.escape(id)}"]`);
+  if (move.type === "deal") pile("stock")?.classList.add("hinted-target");
+  else {
+    for (const card of [...(pile(move.from)?.querySelectorAll(":scope > .card") ?? [])].slice(-move.count)) {
+      card.classList.add("hinted");
+    }
+    pile(move.to)?.classList.add("hinted-target");
+  }
+  hintTimer = setTimeout(clearHint, HINT_SHOWN_MS);
+}
+
+/** Ask the server for a move to try. It answers about the version shown, or refuses. */
+function askHint() {
+  if (game?.status !== "playing" || game.ranked) return;
+  queue = queue.then(async () => {
+    try {
+      const path = `/api/games/${gameId}/hint/`;
+      const answer = await api("POST", path, { expected_move_number: game.move_number }, { idempotent: true });
+      if (answer.move_number !== game.move_number) return;
+      game.counts.hints = answer.hints;
+      showControls();
+      if (!answer.move) return say(answer.message, "info");
+      showHint(answer.move);
+      say(hintText(answer.move), "info");
+      announce(hintText(answer.move));
+    } catch (error) {
+      await refused(error);
+    }
+  });
+  return queue;
+}
+
 const playMove = (move) => {
   if (game?.status !== "playing") return;
   act(`/api/games/${gameId}/moves/`, { move });
@@ -158,6 +217,7 @@ const input = attachInput(board, {
   move: playMove,
   deal: () => playMove({ type: "deal" }),
   undo: () => act(`/api/games/${gameId}/undo/`, {}),
+  hint: askHint,
   say,
   announce,
 });
@@ -173,6 +233,7 @@ async function newGame(button) {
   }
 }
 
+$("hint").addEventListener("click", askHint);
 $("undo").addEventListener("click", () => act(`/api/games/${gameId}/undo/`, {}));
 $("resign").addEventListener("click", () => $("resign-dialog").showModal());
 $("resign-dialog").addEventListener("close", () => {

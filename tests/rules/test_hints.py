@@ -1,0 +1,134 @@
+"""Hints: a legal move worth trying, chosen from what the player sees, never going in circles."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.rules import DEAL, VARIANTS, State, Variant, get_variant
+
+from .helpers import move, position
+
+SLUGS = sorted(VARIANTS)
+
+
+def normal(state: State) -> State:
+    """A position as ``seen`` holds it: the same board at any move number."""
+    return state._replace(move_number=0)
+
+
+def follow_hints(variant: Variant, seed: int, limit: int = 400) -> tuple[list[State], bool]:
+    """The positions of a game that plays every hint; True when it stopped because the hint
+    had nothing to offer while legal moves remained."""
+    state = variant.deal(seed)
+    line, seen = [state], {normal(state)}
+    for _ in range(limit):
+        suggestion = variant.hint(state, seen)
+        if suggestion is None:
+            return line, bool(variant.legal_moves(state))
+        assert suggestion in variant.legal_moves(state)
+        state = variant.apply(state, suggestion)
+        assert normal(state) not in seen, "a hint led back to a position already seen"
+        seen.add(normal(state))
+        line.append(state)
+    return line, False
+
+
+def disguised(state: State, rng: random.Random) -> State:
+    """The same board to the player's eyes, with every face-down card (the stock too) dealt
+    out again at random among the face-down places."""
+    hidden = [card for pile in state.piles for card in pile.cards[: pile.face_down]]
+    rng.shuffle(hidden)
+    piles = []
+    for pile in state.piles:
+        down, hidden = hidden[: pile.face_down], hidden[pile.face_down :]
+        piles.append(pile._replace(cards=(*down, *pile.cards[pile.face_down :])))
+    return state._replace(piles=tuple(piles))
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_following_the_hints_plays_only_legal_moves_and_never_repeats_a_position(slug):
+    variant = get_variant(slug)
+    for seed in range(12):
+        line, _ = follow_hints(variant, seed)
+        assert len(line) > 1
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_a_hint_depends_only_on_what_the_player_can_see(slug):
+    variant, rng = get_variant(slug), random.Random(slug)
+    checked = 0
+    for seed in range(8):
+        line, _ = follow_hints(variant, seed, limit=60)
+        for state in line:
+            if not any(pile.face_down for pile in state.piles):
+                continue
+            for _ in range(3):
+                other = disguised(state, rng)
+                assert variant.player_view(other) == variant.player_view(state)
+                assert variant.hint(other) == variant.hint(state)
+                checked += 1
+    if any(pile.face_down for pile in variant.deal(0).piles):
+        assert checked > 0
+
+
+def test_following_the_hints_wins_games_that_random_play_does_not():
+    variant = get_variant("blondes-and-brunettes")
+    wins = 0
+    for seed in range(40):
+        line, _ = follow_hints(variant, seed)
+        wins += variant.status(line[-1]) == "won"
+    assert wins >= 3  # random play wins about 1 deal in 70 of this game
+
+
+# -- preferences, on hand-built positions -------------------------------------------------------
+
+#: Gold Mine's seven piles with nothing to move between them: black cards, none a rank apart.
+BLOCKED = {
+    f"tableau:{i}": code for i, code in enumerate(["KS", "KC", "JS", "JC", "9S", "9C", "7S"])
+}
+
+
+def test_a_card_that_can_go_home_comes_first():
+    variant, state = position(
+        "gold-mine", {**BLOCKED, "stock": "2C 9D", "waste": "AH", "tableau:6": "7S 8H"}
+    )
+    assert move("tableau:6", "tableau:4") in variant.legal_moves(state)
+    assert variant.hint(state) == move("waste", "foundation:0")
+
+
+def test_a_card_from_the_waste_is_brought_into_play_before_dealing():
+    variant, state = position("gold-mine", {**BLOCKED, "stock": "2C", "waste": "8H"})
+    assert variant.hint(state) == move("waste", "tableau:4")
+
+
+def test_dealing_comes_before_moves_that_only_shift_cards_about():
+    piles = {**BLOCKED, "stock": "2C", "tableau:6": "8D 7S", "tableau:4": "", "tableau:5": ""}
+    variant, state = position("gold-mine", piles)
+    assert variant.legal_moves(state) == [
+        move("tableau:6", "tableau:4"),
+        move("tableau:6", "tableau:5"),
+        DEAL,
+    ]
+    assert variant.hint(state) == DEAL
+
+
+def test_turning_up_a_hidden_card_beats_emptying_a_pile_which_beats_dealing():
+    piles = {f"tableau:{i}": "KC" for i in range(10)}
+    piles |= {"tableau:0": "9D", "tableau:1": "4S 4S | 8H", "tableau:2": "8C", "tableau:3": "9S"}
+    variant, state = position("grounds-for-divorce", piles | {"stock": "2C"})
+    assert variant.hint(state) == move("tableau:1", "tableau:0")
+    turned_up = variant.apply(state, move("tableau:1", "tableau:0"))
+    assert variant.hint(turned_up) == move("tableau:2", "tableau:3")  # empties tableau:2
+
+
+def test_a_move_back_to_a_position_already_seen_is_never_suggested():
+    variant, state = position("gold-mine", {**BLOCKED, "tableau:5": "9C 8H", "tableau:6": "7H"})
+    there = move("tableau:5", "tableau:4")
+    assert variant.legal_moves(state) == [there]
+    after = variant.apply(state, there)
+    back = move("tableau:4", "tableau:5")
+    assert variant.legal_moves(after) == [back]
+    assert variant.hint(after) == back  # without the game's history, the only legal move
+    assert variant.hint(after, {normal(state), normal(after)}) is None
