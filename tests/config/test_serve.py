@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from config import serve
-from tests.support.servers import free_port, wait_until_up
+from tests.support.servers import reserved_port, wait_until_up
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,10 +45,15 @@ def start(port: int, workers: int = 2, **env: str) -> subprocess.Popen[bytes]:
 
 @contextmanager
 def running(workers: int = 2) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
-    port = free_port()
-    process = start(port, workers)
+    with reserved_port() as port:
+        process = start(port, workers)
+        try:
+            wait_until_up(f"http://127.0.0.1:{port}", process)
+        except BaseException:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+            raise
     try:
-        wait_until_up(f"http://127.0.0.1:{port}", process)
         yield process, port
     finally:
         with suppress(ProcessLookupError):
@@ -169,8 +174,9 @@ def test_a_taken_address_is_refused_with_a_message() -> None:
 
 
 def test_a_worker_that_cannot_start_stops_the_service_instead_of_restarting_forever() -> None:
-    process = start(free_port(), DJANGO_SETTINGS_MODULE="no_such_settings_module")
-    output, _ = process.communicate(timeout=60)
+    with reserved_port() as port:
+        process = start(port, DJANGO_SETTINGS_MODULE="no_such_settings_module")
+        output, _ = process.communicate(timeout=60)
     assert process.returncode == 1
     assert b"while starting; stopping the service" in output
 

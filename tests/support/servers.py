@@ -18,10 +18,16 @@ ROOT = Path(__file__).resolve().parents[2]
 LOGS = ROOT / "artifacts" / "server-logs"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+@contextmanager
+def reserved_port() -> Iterator[int]:
+    """A free port kept bound (not listening) while the block runs, for a server that binds it
+    with ``SO_REUSEPORT`` (``config.serve``): the kernel gives a bound port to no outgoing
+    connection, so nothing else can take it between choosing it and the server binding it."""
+    with socket.socket() as holder:
+        holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        holder.bind(("127.0.0.1", 0))
+        yield holder.getsockname()[1]
 
 
 def database_url(settings_dict: dict) -> str:
