@@ -53,6 +53,10 @@ class EmailChangeSerializer(serializers.Serializer):
     )
 
 
+class AccountDeleteSerializer(serializers.Serializer):
+    password = _password_field()
+
+
 class PasswordResetSerializer(serializers.Serializer):
     email = serializers.EmailField(max_length=254)
 

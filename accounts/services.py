@@ -38,6 +38,10 @@ RESET_REQUESTED_MESSAGE = (
     "If an account has this address, an email with a link to choose a new password is on "
     "its way."
 )
+WRONG_PASSWORD_MESSAGE = "Your password was entered incorrectly. Please enter it again."
+STAFF_ACCOUNT_MESSAGE = (
+    "A staff account cannot close itself: another administrator removes it in the admin."
+)
 INVALID_RESET_LINK_MESSAGE = (
     "This link to choose a new password is not valid: it is mistyped, has expired or was "
     "already used. Ask for a new one."
@@ -101,6 +105,26 @@ def change_password(
         raise ValidationError({"old_password": [WRONG_OLD_PASSWORD_MESSAGE]})
     guard.succeeded()
     _set_password(user, new_password)
+
+
+def delete_account(*, user: AbstractUser, password: str, client_ip: str) -> None:
+    """Close an account for good: the user, their games and histories, their API token.
+
+    The password is asked again, so a session left open on a shared computer cannot close the
+    account; wrong passwords count toward the sign-in throttle, as for a password change.
+    Staff are refused: a last administrator could otherwise lock everyone out of the admin.
+    Their ranked attempts leave the daily leaderboards, whose watchers are told
+    (``games.signals``, which also covers a user removed in the admin).
+    """
+    guard = LoginGuard(username=user.get_username(), client_ip=client_ip)
+    guard.reserve()
+    if not user.check_password(password):
+        raise ValidationError({"password": [WRONG_PASSWORD_MESSAGE]})
+    guard.succeeded()
+    if user.is_staff or user.is_superuser:
+        raise ApiError("staff_account", STAFF_ACCOUNT_MESSAGE, status_code=403)
+    with transaction.atomic():
+        user.delete()
 
 
 def change_email(*, user: AbstractUser, email: str) -> AbstractUser:

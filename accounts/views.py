@@ -28,6 +28,7 @@ from rest_framework.views import APIView
 
 from accounts import services
 from accounts.serializers import (
+    AccountDeleteSerializer,
     CsrfTokenSerializer,
     DetailSerializer,
     EmailChangeSerializer,
@@ -142,6 +143,27 @@ class MeView(APIView):
         if "email" in serializer.validated_data:  # a PATCH without it changes nothing
             user = services.change_email(user=user, email=serializer.validated_data["email"])
         return Response(UserSerializer(user).data)
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Close your account: delete it with every game and history (asks the password)",
+        request=AccountDeleteSerializer,
+        responses={
+            204: None,
+            400: INVALID,
+            401: NOT_SIGNED_IN,
+            403: _error('"staff_account": staff accounts are removed in the admin.'),
+            429: _error('"throttled": too many wrong passwords.'),
+        },
+    )
+    def delete(self, request: Request) -> Response:
+        serializer = AccountDeleteSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.delete_account(
+            user=request.user, **serializer.validated_data, client_ip=client_ip(request)
+        )
+        logout(request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class PasswordChangeView(APIView):

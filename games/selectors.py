@@ -642,6 +642,16 @@ def alltime_leaderboard(variant: str, *, page: int = 1, size: int = 50) -> dict[
     }
 
 
+def daily_boards_entered(user: AbstractBaseUser) -> list[tuple[dt.date, str]]:
+    """The (date, game) of every daily leaderboard the player has an attempt on."""
+    boards = (
+        Game.objects.filter(owner=user, ranked=True, daily__isnull=False)
+        .values_list("daily__date", "daily__variant")
+        .distinct()
+    )
+    return list(boards)
+
+
 def daily_streaks(user: AbstractBaseUser) -> dict[str, Any]:
     """Runs of consecutive UTC days with a won daily challenge: per game and overall."""
     won_days: dict[str, set[dt.date]] = defaultdict(set)

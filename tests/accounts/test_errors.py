@@ -77,6 +77,7 @@ def test_schema_documents_the_accounts_endpoints() -> None:
         ("/api/auth/logout/", "post"),
         ("/api/auth/me/", "get"),
         ("/api/auth/me/", "patch"),
+        ("/api/auth/me/", "delete"),
         ("/api/auth/password/", "post"),
         ("/api/auth/password/reset/", "post"),
         ("/api/auth/password/reset/confirm/", "post"),

@@ -14,6 +14,8 @@ from tests.frontend.browser_helpers import (
     PASSWORD,
     create_players,
     release_connection,
+    sign_in,
+    start_game,
     watch_errors,
 )
 
@@ -130,4 +132,35 @@ def test_a_forgotten_password_is_replaced_through_the_emailed_link(
     page.fill("#id_new_password2", "another-passphrase")
     page.locator("#reset-confirm-form button[type=submit]").click()
     expect(page.locator("#form-error")).to_contain_text("already used")
+    assert errors == []
+
+
+def test_a_player_closes_their_account_from_the_account_page(site, new_context, django_user_model):
+    create_players(django_user_model, "leaving")
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    sign_in(page, site, "leaving")
+    start_game(page, "gold-mine")
+    page.goto(site + "/account/")
+
+    close = page.locator("#close-form button[type=submit]")
+    page.fill("#id_close_password", "not-the-password")
+    close.click()  # the box is not ticked: refused before asking the server
+    expect(page.locator("#confirm-error")).to_have_text("Tick the box to confirm.")
+    page.check("#id_close_confirm")
+    close.click()  # a wrong password: the server refuses, next to the field
+    expect(page.locator("#password-error")).to_be_visible()
+    expect(page.locator("#id_close_password")).to_be_focused()
+    assert django_user_model.objects.filter(username="leaving").exists()
+    release_connection()
+
+    page.fill("#id_close_password", PASSWORD)
+    close.click()
+    expect(page.locator("#closed-title")).to_be_visible()
+    expect(page.locator("#account-page")).to_be_hidden()
+    assert not django_user_model.objects.filter(username="leaving").exists()
+    release_connection()
+
+    page.goto(site + "/")  # signed out
+    expect(page.locator("html")).to_have_attribute("data-user", "")
     assert errors == []

@@ -54,6 +54,7 @@ SEMANTIC_400 = [
     "auth_token_create",
     "auth_register_create",
     "auth_password_create",
+    "auth_me_destroy",
     "auth_password_reset_confirm_create",
     "games_moves_create",
     "games_replay",

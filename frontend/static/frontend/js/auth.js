@@ -56,7 +56,8 @@ function showErrors(form, fields, formMessage) {
 function localErrors(form) {
   const fields = {};
   for (const input of form.querySelectorAll("input[required]")) {
-    if (!input.value.trim()) fields[input.name] = [input.dataset.missing || "This field is required."];
+    const missing = input.type === "checkbox" ? !input.checked : !input.value.trim();
+    if (missing) fields[input.name] = [input.dataset.missing || "This field is required."];
   }
   for (const input of form.querySelectorAll("input[data-same-as]")) {
     const other = form.elements.namedItem(input.dataset.sameAs);
@@ -175,6 +176,20 @@ function initResetConfirm(form) {
   });
 }
 
+function initClose(form) {
+  bindForm(form, {
+    path: "/api/auth/me/",
+    method: "DELETE",
+    body: (f) => ({ password: value(f, "password") }),
+    onSuccess: () => {
+      document.getElementById("account-page").hidden = true;
+      const closed = document.getElementById("account-closed");
+      closed.hidden = false;
+      closed.querySelector("h1").focus();
+    },
+  });
+}
+
 function initSignout(button) {
   button.addEventListener("click", async () => {
     button.disabled = true;
@@ -206,6 +221,7 @@ const forms = {
   "email-form": initEmail,
   "reset-form": initReset,
   "reset-confirm-form": initResetConfirm,
+  "close-form": initClose,
 };
 for (const [id, init] of Object.entries(forms)) {
   const form = document.getElementById(id);

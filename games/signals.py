@@ -1,0 +1,23 @@
+"""What the games app does when something it does not own changes.
+
+A player can be removed two ways, closing their own account (``accounts.services``) or by staff
+in the admin; either way their games go with them (``Game.owner`` cascades), so their ranked
+attempts leave the daily leaderboards and the boards' live watchers must be told.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db.models.signals import pre_delete
+from django.dispatch import receiver
+
+from games import live, selectors
+
+
+@receiver(pre_delete, sender=settings.AUTH_USER_MODEL, dispatch_uid="games.player_removed")
+def player_removed(sender: Any, instance: Any, **kwargs: Any) -> None:
+    # Read before the cascade deletes the games; sent only if the deletion commits.
+    for date, variant in selectors.daily_boards_entered(instance):
+        live.schedule_leaderboard_update(date, variant)
