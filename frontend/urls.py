@@ -18,6 +18,7 @@ urlpatterns = [
     path("daily/<date:date>/<slug:slug>/", views.daily_board, name="daily-board"),
     path("leaderboards/", views.leaderboards, name="leaderboards"),
     path("profile/", views.profile, name="profile"),
+    path("players/<str:username>/", views.player, name="player"),
     path("signin/", views.signin, name="signin"),
     path("signup/", views.signup, name="signup"),
     path("account/", views.account, name="account"),

@@ -13,7 +13,7 @@ from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from frontend.games import GAMES
-from games import daily
+from games import daily, selectors
 from games.models import Game
 
 
@@ -75,6 +75,14 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
     return _page(request, "profile.html")
+
+
+def player(request: HttpRequest, username: str) -> HttpResponse:
+    """Anyone's public profile; its results come from /api/players/<username>/."""
+    shown = selectors.public_player(username)
+    if shown is None:
+        raise Http404("No such player.")
+    return _page(request, "player.html", player=shown)
 
 
 @ensure_csrf_cookie

@@ -9,12 +9,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import (
     Case,
     Count,
     DurationField,
     Exists,
+    Expression,
     ExpressionWrapper,
     F,
     FloatField,
@@ -22,6 +24,7 @@ from django.db.models import (
     OuterRef,
     Q,
     QuerySet,
+    Subquery,
     Value,
     When,
 )
@@ -503,25 +506,36 @@ def _longest_burst(game: Game, rows: list[HistoryRow]) -> str | None:
 # -- daily challenges and leaderboards -------------------------------------------------------
 
 
-def ranked_attempts(date: dt.date, variant: str) -> QuerySet[Game]:
-    """A day's ranked attempts at one game, best first: won before not won, then more cards
-    home, fewer moves, less time (start to last move), and who got there first."""
+# A day's ranking, best first: won before not won, then more cards home, fewer moves, less
+# time (start to last move), and who got there first.
+RANKING_ORDER = ("-won", "-cards_home", "board_moves", "duration", "reached", "pk")
+
+
+def _with_ranking_keys(games: QuerySet[Game]) -> QuerySet[Game]:
+    """The computed keys RANKING_ORDER sorts by: ``won``, ``reached`` and ``duration``."""
     reached = Coalesce("last_move_at", "created_at")
-    return (
-        Game.objects.filter(daily__date=date, daily__variant=variant, ranked=True, excluded=False)
-        .annotate(
-            won=Case(When(status=Game.Status.WON, then=Value(1)), default=Value(0)),
-            reached=reached,
-            duration=ExpressionWrapper(reached - F("created_at"), output_field=DurationField()),
-        )
-        .order_by("-won", "-cards_home", "board_moves", "duration", "reached", "pk")
+    return games.annotate(
+        won=Case(When(status=Game.Status.WON, then=Value(1)), default=Value(0)),
+        reached=reached,
+        duration=ExpressionWrapper(reached - F("created_at"), output_field=DurationField()),
     )
 
 
+def ranked_attempts(date: dt.date, variant: str) -> QuerySet[Game]:
+    """A day's ranked attempts at one game, best first (RANKING_ORDER)."""
+    attempts = Game.objects.filter(
+        daily__date=date, daily__variant=variant, ranked=True, excluded=False
+    )
+    return _with_ranking_keys(attempts).order_by(*RANKING_ORDER)
+
+
 def _entry(rank: int, row: dict[str, Any]) -> dict[str, Any]:
+    return {"rank": rank, "user": row["owner__username"], **_result(row)}
+
+
+def _result(row: dict[str, Any]) -> dict[str, Any]:
+    """How an attempt did, as a leaderboard entry shows it."""
     return {
-        "rank": rank,
-        "user": row["owner__username"],
         "status": row["status"],
         "won": bool(row["won"]),
         "cards_home": row["cards_home"],
@@ -530,15 +544,8 @@ def _entry(rank: int, row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-LEADERBOARD_FIELDS = (
-    "owner_id",
-    "owner__username",
-    "status",
-    "won",
-    "cards_home",
-    "board_moves",
-    "duration",
-)
+RESULT_FIELDS = ("status", "won", "cards_home", "board_moves", "duration")  # what _result reads
+LEADERBOARD_FIELDS = ("owner_id", "owner__username", *RESULT_FIELDS)
 
 
 def daily_leaderboard(
@@ -634,7 +641,7 @@ def alltime_leaderboard(variant: str, *, page: int = 1, size: int = 50) -> dict[
                 "wins": row["wins"],
                 "win_rate": round(row["win_rate"], 4),
                 "best_time_seconds": (
-                    round(row["best_time"].total_seconds(), 3) if row["best_time"] else None
+                    None if row["best_time"] is None else round(row["best_time"].total_seconds(), 3)
                 ),
             }
             for i, row in enumerate(players[start : start + size])
@@ -653,10 +660,11 @@ def daily_boards_entered(user: AbstractBaseUser) -> list[tuple[dt.date, str]]:
 
 
 def daily_streaks(user: AbstractBaseUser) -> dict[str, Any]:
-    """Runs of consecutive UTC days with a won daily challenge: per game and overall."""
+    """Runs of consecutive UTC days with a won daily challenge: per game and overall. A win
+    staff excluded from the leaderboards counts for no streak either."""
     won_days: dict[str, set[dt.date]] = defaultdict(set)
     for variant, date in Game.objects.filter(
-        owner=user, ranked=True, daily__isnull=False, status=Game.Status.WON
+        owner=user, ranked=True, daily__isnull=False, status=Game.Status.WON, excluded=False
     ).values_list("daily__variant", "daily__date"):
         won_days[variant].add(date)
     overall = set().union(*won_days.values()) if won_days else set()
@@ -741,3 +749,115 @@ def _attempt_summary(game: Game, date: dt.date, variant: str) -> dict[str, Any]:
         "moves": game.board_moves,
         "rank": rank,
     }
+
+
+# -- public player profiles ------------------------------------------------------------------
+
+RECENT_RESULTS = 20
+
+
+def public_player(username: str) -> AbstractBaseUser | None:
+    """The active account with exactly this username, else None (unknown or closed)."""
+    if "\x00" in username:  # PostgreSQL refuses NUL in a query: no username has one
+        return None
+    return get_user_model().objects.filter(username=username, is_active=True).first()
+
+
+def player_profile(player: AbstractBaseUser) -> dict[str, Any]:
+    """What anyone may see of a player: their public competition, the daily challenges as the
+    leaderboards count them (finished, not excluded). Nothing of casual games, no seed, no
+    game id, no board. Three queries (stats, streaks, recent results), whatever the history."""
+    return {
+        "username": player.get_username(),
+        "joined": player.date_joined.astimezone(dt.UTC).date(),
+        "daily": _public_daily_stats(player),
+        "daily_streaks": daily_streaks(player),
+        "recent": _public_recent(player),
+    }
+
+
+def _public_attempts(player: AbstractBaseUser) -> QuerySet[Game]:
+    """The player's ranked daily attempts that are over and still on the leaderboards."""
+    return Game.objects.filter(
+        owner=player, ranked=True, daily__isnull=False, excluded=False
+    ).exclude(status=Game.Status.PLAYING)
+
+
+def _public_daily_stats(player: AbstractBaseUser) -> list[dict[str, Any]]:
+    won = Q(status=Game.Status.WON)
+    rows = {
+        row["daily__variant"]: row
+        for row in _with_ranking_keys(_public_attempts(player))
+        .order_by()
+        .values("daily__variant")
+        .annotate(
+            played=Count("pk"),
+            wins=Count("pk", filter=won),
+            best_moves=Min("board_moves", filter=won),
+            # The day's leaderboard's time (start to last move), as its entries show it.
+            best_time=Min("duration", filter=won),
+        )
+    }
+    stats = []
+    for slug, variant in VARIANTS.items():
+        row = rows.get(slug, {"played": 0, "wins": 0, "best_moves": None, "best_time": None})
+        stats.append(
+            {
+                "variant": slug,
+                "name": variant.name,
+                "played": row["played"],
+                "won": row["wins"],
+                "win_rate": round(row["wins"] / row["played"], 4) if row["played"] else None,
+                "best_moves": row["best_moves"],
+                "best_time_seconds": (
+                    None if row["best_time"] is None else round(row["best_time"].total_seconds(), 3)
+                ),
+            }
+        )
+    return stats
+
+
+def _ahead_of_outer_attempt() -> Q:
+    """An attempt sorted before the outer query's attempt by RANKING_ORDER: better at the
+    first key, or equal there and ahead at the next one, and so on."""
+    ahead = Q()
+    for key in reversed(RANKING_ORDER):
+        name = key.lstrip("-")
+        better = Q(**{f"{name}__{'gt' if key.startswith('-') else 'lt'}": OuterRef(name)})
+        ahead = better | (Q(**{name: OuterRef(name)}) & ahead) if ahead else better
+    return ahead
+
+
+def _rank_on_its_board() -> Expression:
+    """An attempt's place on its day's leaderboard: one more than the attempts there that
+    RANKING_ORDER sorts before it (a count per row, on the board's index)."""
+    board = Game.objects.filter(daily=OuterRef("daily"), ranked=True, excluded=False)
+    ahead = (
+        _with_ranking_keys(board)
+        .filter(_ahead_of_outer_attempt())
+        .order_by()
+        .values("daily")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(ahead), 0) + 1
+
+
+def _public_recent(player: AbstractBaseUser) -> list[dict[str, Any]]:
+    """The last results, newest day first, each with its rank on the day's leaderboard."""
+    rows = (
+        _with_ranking_keys(_public_attempts(player))
+        .annotate(rank=_rank_on_its_board())
+        .order_by("-daily__date", "-reached", "-pk")
+        .values("daily__date", "daily__variant", "rank", *RESULT_FIELDS)[:RECENT_RESULTS]
+    )
+    return [
+        {
+            "date": row["daily__date"],
+            "variant": row["daily__variant"],
+            "name": VARIANTS[row["daily__variant"]].name,
+            "rank": row["rank"],
+            **_result(row),
+        }
+        for row in rows
+    ]

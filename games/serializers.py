@@ -225,3 +225,35 @@ class AlltimeLeaderboardSerializer(serializers.Serializer):
     page = serializers.IntegerField()
     pages = serializers.IntegerField()
     results = AlltimeEntrySerializer(many=True)
+
+
+class PlayerDailyStatsSerializer(serializers.Serializer):
+    variant = serializers.CharField()
+    name = serializers.CharField()
+    played = serializers.IntegerField(help_text="Finished ranked attempts on the leaderboards.")
+    won = serializers.IntegerField()
+    win_rate = serializers.FloatField(allow_null=True)
+    best_moves = serializers.IntegerField(allow_null=True, help_text="Of a win.")
+    best_time_seconds = serializers.FloatField(
+        allow_null=True, help_text="Of a win: start to last move, as the leaderboards time it."
+    )
+
+
+class PlayerResultSerializer(serializers.Serializer):
+    date = serializers.DateField(help_text="The daily challenge's day.")
+    variant = serializers.CharField()
+    name = serializers.CharField()
+    rank = serializers.IntegerField(help_text="On that day's leaderboard, as it stands now.")
+    status = serializers.CharField(help_text="won, lost or resigned")
+    won = serializers.BooleanField()
+    cards_home = serializers.IntegerField()
+    moves = serializers.IntegerField()
+    time_seconds = serializers.FloatField()
+
+
+class PlayerProfileSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    joined = serializers.DateField(help_text="The day the account was created (UTC).")
+    daily = PlayerDailyStatsSerializer(many=True, help_text="Per game, in the catalogue's order.")
+    daily_streaks = StreaksSerializer()
+    recent = PlayerResultSerializer(many=True, help_text="The last 20 results, newest first.")

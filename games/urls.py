@@ -36,6 +36,7 @@ urlpatterns = [
         views.AlltimeLeaderboardView.as_view(),
         name="leaderboard-alltime",
     ),
+    path("players/<str:username>/", views.PlayerProfileView.as_view(), name="player"),
     path(
         "staff/games/<int:game_id>/review/",
         views.StaffGameReviewView.as_view(),

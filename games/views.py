@@ -31,6 +31,7 @@ from games.serializers import (
     MoveInput,
     NewGameInput,
     PageQuery,
+    PlayerProfileSerializer,
     ReplayQuery,
     ReplaySerializer,
     StatsSerializer,
@@ -323,6 +324,21 @@ class AlltimeLeaderboardView(APIView):
     def get(self, request: Request, variant: str) -> Response:
         page = valid(PageQuery, request.query_params)["page"]
         return Response(selectors.alltime_leaderboard(known_variant(variant), page=page))
+
+
+class PlayerProfileView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        summary="A player's public profile: daily challenge results, streaks, recent results",
+        operation_id="players_retrieve",
+        responses={200: PlayerProfileSerializer, 404: ApiErrorSerializer},
+    )
+    def get(self, request: Request, username: str) -> Response:
+        player = selectors.public_player(username)
+        if player is None:
+            raise ApiError("not_found", "There is no such player.", 404)
+        return Response(selectors.player_profile(player))
 
 
 # -- staff -----------------------------------------------------------------------------------

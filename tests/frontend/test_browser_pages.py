@@ -4,6 +4,7 @@ and changing the password. Deals are chosen by seed and checked against the rule
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import pytest
@@ -16,15 +17,18 @@ from tests.frontend.browser_helpers import (
     Line,
     call_api,
     cards,
+    create_players,
     expect_move_number,
     open_game,
     pile,
     release_connection,
+    sign_in,
     snapshot,
     start_game,
     tops,
     watch_errors,
 )
+from tests.games.helpers import daily_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -241,6 +245,61 @@ def test_the_leaderboards_and_profile_pages_render_their_tables(site, page):
     link.click()
     page.wait_for_url(f"{site}/replay/{game_id}/")
     expect(page.locator("#step")).to_have_text(re.compile(r"^Step 0 of \d+$"))
+
+
+def test_a_name_on_the_leaderboards_leads_to_the_players_public_profile(
+    site, page, new_context, django_user_model
+):
+    # Four earlier days' ranked attempts and today's, resigned: five finished games, enough
+    # for the all-time board too (LEADERBOARD_MIN_GAMES).
+    ada = django_user_model.objects.get(username="ada")
+    ada.email = "ada@example.org"
+    ada.save(update_fields=["email"])
+    today = dt.date.fromisoformat(call_api(page, "GET", "/api/daily/")["body"]["date"])
+    for days_ago in range(1, 5):
+        daily_game(ada, today - dt.timedelta(days=days_ago), "gold-mine", status="lost")
+    release_connection()
+    attempt = call_api(page, "POST", f"/api/daily/{today}/gold-mine/attempt/")
+    assert attempt["status"] == 201, attempt
+    resign_via_api(page, attempt["body"]["id"])
+
+    board_url = f"{site}/daily/{today}/gold-mine/"
+    page.goto(board_url)
+    expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
+    ada_row = page.locator('#leaderboard tr[data-user="ada"]')
+    expect(ada_row.locator('th a[href="/players/ada/"]')).to_have_text("ada")
+
+    # Another player's attempt arrives over the websocket: the redrawn rows keep their links.
+    create_players(django_user_model, "bea")
+    other = new_context().new_page()
+    sign_in(other, site, "bea")
+    assert call_api(other, "POST", f"/api/daily/{today}/gold-mine/attempt/")["status"] == 201
+    expect(page.locator("#leaderboard-count")).to_have_text("2 ranked attempts")
+    expect(page.locator('#leaderboard tr[data-user="bea"] th a')).to_have_attribute(
+        "href", "/players/bea/"
+    )
+    rank = ada_row.locator("td.num").first.inner_text()
+
+    ada_row.locator("th a").click()
+    page.wait_for_url(f"{site}/players/ada/")
+    expect(page.locator("#player-title")).to_have_text("ada")
+    result = page.locator(f'#recent-results tr[data-date="{today}"][data-variant="gold-mine"]')
+    expect(result).to_have_attribute("data-status", "resigned")
+    expect(result.locator("td.num").first).to_have_text(rank)
+    expect(result).to_contain_text("Gold Mine")
+    expect(page.locator("#recent-results tbody tr")).to_have_count(5)
+    played = page.locator(
+        '#player-daily-table tr[data-variant="gold-mine"] td[data-label="Played"]'
+    )
+    expect(played).to_have_text("5")
+    expect(page.locator('#player-streaks-table tr[data-variant="overall"]')).to_be_visible()
+    assert "ada@example.org" not in page.content()
+
+    result.locator("a.board-link").click()
+    page.wait_for_url(board_url)
+    page.goto(f"{site}/leaderboards/?game=gold-mine")
+    link = page.locator('#alltime-leaderboard tr[data-user="ada"] th a')
+    expect(link).to_have_attribute("href", "/players/ada/")
 
 
 def test_changing_the_password_shows_a_wrong_old_password_then_succeeds(

@@ -69,3 +69,59 @@ def test_the_favicon_is_served_from_this_site(client):
     response = client.get("/favicon.ico")
     assert response.status_code == 301
     assert response["Location"].endswith("/static/frontend/favicon.svg")
+
+
+# -- public player profiles -------------------------------------------------------------------
+
+
+@pytest.fixture
+def ada(django_user_model):
+    return django_user_model.objects.create_user("ada", email="ada@example.org", password=None)
+
+
+@pytest.mark.django_db
+def test_a_players_public_page_names_them_and_never_shows_the_email(client: Client, ada) -> None:
+    ada.date_joined = ada.date_joined.replace(year=2031, month=5, day=9)
+    ada.save(update_fields=["date_joined"])
+    for viewer in (None, ada):
+        if viewer:
+            client.force_login(viewer)
+        response = client.get("/players/ada/")
+        assert response.status_code == 200
+        html = response.content.decode()
+        assert '<h1 id="player-title">ada</h1>' in html
+        assert 'data-username="ada"' in html
+        assert '<time id="player-joined" datetime="2031-05-09">9 May 2031</time>' in html
+        assert "frontend/js/player.js" in html
+        assert "ada@example.org" not in html
+        assert ("This is your public profile" in html) == (viewer is not None)
+
+
+@pytest.mark.django_db
+def test_an_unknown_or_closed_players_page_is_404(client: Client, ada) -> None:
+    assert client.get("/players/nobody/").status_code == 404
+    assert client.get("/players/ADA/").status_code == 404
+    ada.is_active = False
+    ada.save(update_fields=["is_active"])
+    assert client.get("/players/ada/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_name_is_text_on_the_page_and_escaped_in_links(client: Client, django_user_model) -> None:
+    # Not a name sign-up accepts, but one the database can hold.
+    odd = django_user_model.objects.create_user('<i>"x"', password=None)
+    client.force_login(odd)
+    html = client.get("/players/%3Ci%3E%22x%22/").content.decode()
+    assert "<i>" not in html
+    assert '<h1 id="player-title">&lt;i&gt;&quot;x&quot;</h1>' in html
+    assert 'data-username="&lt;i&gt;&quot;x&quot;"' in html
+    profile = client.get("/profile/").content.decode()
+    assert 'id="public-profile-link" href="/players/%3Ci%3E%22x%22/"' in profile
+
+
+@pytest.mark.django_db
+def test_your_own_profile_links_to_your_public_profile(client: Client, ada) -> None:
+    client.force_login(ada)
+    html = client.get("/profile/").content.decode()
+    assert '<a id="public-profile-link" href="/players/ada/">Your public profile</a>' in html
+    assert "ada@example.org" not in html

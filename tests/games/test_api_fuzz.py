@@ -1,11 +1,11 @@
 """The API against its own OpenAPI schema: schemathesis fuzzes every operation of /api/schema/.
 
 Each operation gets schema-driven requests, valid and invalid, signed in with a real API token
-(staff for the staff endpoints). Real game ids, game slugs and today's date are mixed into the
-generated values, so that requests get past "not found" into the code behind, and so are numbers
-and days at the edges of what the service stores. Every answer must be no 5xx and conform to the
-schema (status code, content type, body), every error must be the API's one JSON error body, and
-a refused request must change nothing in the database.
+(staff for the staff endpoints). Real game ids, game slugs, usernames and today's date are mixed
+into the generated values, so that requests get past "not found" into the code behind, and so are
+numbers and days at the edges of what the service stores. Every answer must be no 5xx and conform
+to the schema (status code, content type, body), every error must be the API's one JSON error
+body, and a refused request must change nothing in the database.
 
 Each generated request runs in a transaction rolled back afterwards, with the sign-in throttle's
 counts cleared, so every example starts from the same state: examples are independent (Hypothesis
@@ -134,6 +134,8 @@ def flatmap_path_parameters(context: Any, path_parameters: dict[str, Any] | None
             real[name] = st.sampled_from(SLUGS)
         elif name == "date" and _is_date(value):
             real[name] = st.just(world.today)
+        elif name == "username" and isinstance(value, str):
+            real[name] = st.sampled_from(["fuzzer", "fuzz-other"])
         else:
             real[name] = st.just(value)
     return st.just(path_parameters) | st.fixed_dictionaries(real)

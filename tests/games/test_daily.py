@@ -595,6 +595,7 @@ def test_streaks_per_game_and_overall(clock: DailyClock) -> None:
     won_on(user, 7, "gold-mine", status="resigned")
     won_on(user, 6, "selective-castle", ranked=False)
     won_on(make_user(), 6, "grandfathers-clock")
+    won_on(user, 10, "blondes-and-brunettes", excluded=True)  # staff took it off the boards
 
     body = streaks(client)
     assert set(body) == {"overall", "by_variant"}
@@ -605,6 +606,7 @@ def test_streaks_per_game_and_overall(clock: DailyClock) -> None:
     assert body["by_variant"]["grandfathers-clock"] == {"current": 0, "best": 1}
     assert body["by_variant"]["selective-castle"] == {"current": 0, "best": 1}
     assert body["by_variant"]["grounds-for-divorce"] == {"current": 0, "best": 0}
+    assert body["by_variant"]["blondes-and-brunettes"] == {"current": 0, "best": 0}
 
     # Today's win extends them.
     game = start_daily(client, DAY, "gold-mine")

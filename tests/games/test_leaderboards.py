@@ -361,3 +361,12 @@ def test_the_all_time_boards_refusals() -> None:
     for slug in SLUGS:
         empty = alltime(anonymous_client(), slug)
         assert empty["results"] == [] and empty["count"] == 0
+
+
+def test_an_all_time_best_time_of_no_time_at_all_is_a_time(
+    clock: DailyClock, settings: Any
+) -> None:
+    settings.LEADERBOARD_MIN_GAMES = 1
+    results(make_user("instant"), "gold-mine", "W", won_time=0)
+    [entry] = alltime(anonymous_client(), "gold-mine")["results"]
+    assert entry["best_time_seconds"] == 0.0

@@ -4,7 +4,7 @@
 
 import { api, socket } from "./api.js";
 import { challengeActions } from "./daily_actions.js";
-import { duration, durationWords, el, errorText, say, statusWord } from "./ui.js";
+import { attemptResult, duration, durationWords, el, errorText, playerLink, say } from "./ui.js";
 
 const root = document.getElementById("daily-board");
 const { date, variant } = root.dataset;
@@ -20,19 +20,6 @@ let totalCards = 52;
 let previous = new Map(); // user → the entry last drawn, to mark rows that changed
 let myStatus;
 
-function result(entry) {
-  if (entry.won) return el("span", { class: "result won" }, "Won");
-  const note = entry.status === "playing" ? "in play" : statusWord(entry.status);
-  return el(
-    "span",
-    { class: "result" },
-    `${entry.cards_home}/${totalCards}`,
-    el("span", { class: "result-words" }, " cards"),
-    " home",
-    el("span", { class: `badge status-${entry.status}` }, note),
-  );
-}
-
 function row(entry, me) {
   const isMe = me !== null && entry.user === me.user;
   const before = previous.get(entry.user);
@@ -42,8 +29,8 @@ function row(entry, me) {
     "tr",
     { class: classes.filter(Boolean).join(" ") || null, dataset: { user: entry.user }, "aria-current": isMe ? "true" : null },
     el("td", { class: "num" }, String(entry.rank)),
-    el("th", { scope: "row", class: "player" }, entry.user, isMe ? el("span", { class: "you" }, " (you)") : null),
-    el("td", {}, result(entry)),
+    el("th", { scope: "row", class: "player" }, playerLink(entry.user), isMe ? el("span", { class: "you" }, " (you)") : null),
+    el("td", {}, attemptResult(entry, totalCards)),
     el("td", { class: "num" }, String(entry.moves)),
     el("td", { class: "num" }, el("span", { title: durationWords(entry.time_seconds) }, duration(entry.time_seconds))),
   );

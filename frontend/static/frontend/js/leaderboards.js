@@ -1,7 +1,7 @@
 // /leaderboards/: the all-time ranking of each game (?game=<slug>), one tab per game.
 
 import { api } from "./api.js";
-import { duration, durationWords, el, errorText, percent, plural, say } from "./ui.js";
+import { duration, durationWords, el, errorText, percent, playerLink, plural, say } from "./ui.js";
 
 const tabs = [...document.querySelectorAll("#game-tabs [role=tab]")];
 const panel = document.getElementById("leaderboard-panel");
@@ -37,7 +37,7 @@ function row(entry) {
     "tr",
     { dataset: { user: entry.user } },
     el("td", { class: "num" }, String(entry.rank)),
-    el("th", { scope: "row", class: "player" }, entry.user),
+    el("th", { scope: "row", class: "player" }, playerLink(entry.user)),
     el("td", { class: "num" }, String(entry.wins)),
     el("td", { class: "num" }, percent(entry.win_rate)),
     el("td", { class: "num" }, String(entry.played)),

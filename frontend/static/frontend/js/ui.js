@@ -127,6 +127,27 @@ export function statusWord(status) {
   return STATUS_WORDS[status] || status;
 }
 
+/** An attempt's result as a leaderboard shows it: "Won", or "30/52 cards home" and its status. */
+export function attemptResult(entry, totalCards) {
+  if (entry.won) return el("span", { class: "result won" }, "Won");
+  const note = entry.status === "playing" ? "in play" : statusWord(entry.status);
+  return el(
+    "span",
+    { class: "result" },
+    `${entry.cards_home}/${totalCards}`,
+    el("span", { class: "result-words" }, " cards"),
+    " home",
+    el("span", { class: `badge status-${entry.status}` }, note),
+  );
+}
+
+/** A player's name as a link to their public profile; the name goes in as text, never HTML. */
+export function playerLink(name) {
+  // "." and ".." cannot be a path segment: browsers resolve them, even percent-encoded.
+  if (name === "." || name === "..") return name;
+  return el("a", { class: "player-link", href: `/players/${encodeURIComponent(name)}/` }, name);
+}
+
 /** A message for an error thrown by api(): its own message, or a plain one for a network fault. */
 export function errorText(error) {
   if (error && error.code && error.message) return error.message;
