@@ -29,6 +29,7 @@ from django.db.models import (
     When,
 )
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from config.api import ApiError
 from games import daily
@@ -145,13 +146,45 @@ def game_summary(game: Game) -> dict[str, Any]:
     }
 
 
+HISTORY_FIELDS = ("number", "payload", "events", "received_at")
+
+
 def history(game: Game) -> list[dict[str, Any]]:
-    return [
-        {"number": number, "move": payload, "events": events, "received_at": received_at}
-        for number, payload, events, received_at in game.moves.order_by("number").values_list(
-            "number", "payload", "events", "received_at"
-        )
-    ]
+    rows = game.moves.order_by("number").values_list(*HISTORY_FIELDS)
+    return [_history_entry(*row) for row in rows]
+
+
+def _history_entry(
+    number: int, payload: dict[str, Any], events: list[Any], received_at: dt.datetime
+) -> dict[str, Any]:
+    return {"number": number, "move": payload, "events": events, "received_at": received_at}
+
+
+EXPORT_FORMAT = "patience-export/1"
+
+
+def player_export(user: AbstractBaseUser) -> dict[str, Any]:
+    """Everything kept about a player, as they may see it: the account, the statistics and
+    every game with its whole history, oldest first. A game still in play keeps its seed
+    hidden as everywhere else (its history names only cards that were face up). Four queries
+    besides the statistics', however many games."""
+    entries: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    moves = Move.objects.filter(game__owner=user).order_by("game_id", "number")
+    for game_id, *row in moves.values_list("game_id", *HISTORY_FIELDS):
+        entries[game_id].append(_history_entry(*row))
+    games = Game.objects.filter(owner=user).select_related("deal", "daily").order_by("pk")
+    return {
+        "format": EXPORT_FORMAT,
+        "exported_at": timezone.now(),
+        "account": {
+            "username": user.get_username(),
+            "email": user.email,
+            "date_joined": user.date_joined,
+        },
+        "stats": player_stats(user),
+        "daily_streaks": daily_streaks(user),
+        "games": [{**game_summary(game), "history": entries[game.pk]} for game in games],
+    }
 
 
 def replay_view(game: Game, step: int) -> dict[str, Any]:

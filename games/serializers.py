@@ -257,3 +257,24 @@ class PlayerProfileSerializer(serializers.Serializer):
     daily = PlayerDailyStatsSerializer(many=True, help_text="Per game, in the catalogue's order.")
     daily_streaks = StreaksSerializer()
     recent = PlayerResultSerializer(many=True, help_text="The last 20 results, newest first.")
+
+
+class ExportAccountSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    email = serializers.EmailField(allow_blank=True)
+    date_joined = serializers.DateTimeField()
+
+
+class ExportGameSerializer(GameSummarySerializer):
+    history = HistoryEntrySerializer(
+        many=True, help_text="Every entry, undos and resignation included."
+    )
+
+
+class ExportSerializer(serializers.Serializer):
+    format = serializers.CharField(help_text='"patience-export/1"')
+    exported_at = serializers.DateTimeField()
+    account = ExportAccountSerializer()
+    stats = StatsSerializer(many=True)
+    daily_streaks = StreaksSerializer()
+    games = ExportGameSerializer(many=True, help_text="Oldest first.")

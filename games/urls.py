@@ -15,6 +15,7 @@ urlpatterns = [
     path("games/<int:game_id>/hint/", views.GameHintView.as_view(), name="game-hint"),
     path("games/<int:game_id>/replay/", views.GameReplayView.as_view(), name="game-replay"),
     path("me/stats/", views.StatsView.as_view(), name="stats"),
+    path("me/export/", views.ExportView.as_view(), name="export"),
     path("daily/", views.DailyView.as_view(), name="daily"),
     path(
         "daily/<date:date>/<slug:variant>/attempt/",

@@ -23,6 +23,7 @@ from games.serializers import (
     DailyLeaderboardSerializer,
     DailyOverviewSerializer,
     DailyQuery,
+    ExportSerializer,
     GameFilter,
     GamePageSerializer,
     GameSerializer,
@@ -230,6 +231,21 @@ class StatsView(APIView):
     )
     def get(self, request: Request) -> Response:
         return Response(selectors.player_stats(request.user))
+
+
+class ExportView(APIView):
+    @extend_schema(
+        summary="Download your data: the account, statistics, every game and its history",
+        operation_id="me_export",
+        responses={200: ExportSerializer, 401: ApiErrorSerializer, 403: ApiErrorSerializer},
+    )
+    def get(self, request: Request) -> Response:
+        data = selectors.player_export(request.user)
+        response = Response(data)
+        day = data["exported_at"].date().isoformat()
+        response["Content-Disposition"] = f'attachment; filename="patience-data-{day}.json"'
+        response["Cache-Control"] = "no-store"  # personal data: no copy in any cache
+        return response
 
 
 # -- daily challenges and leaderboards -------------------------------------------------------

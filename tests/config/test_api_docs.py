@@ -10,7 +10,9 @@ def test_the_schema_generates_without_warnings(tmp_path):
     # --fail-on-warn: every view documents its request and answers.
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "s.yml"))
     text = (tmp_path / "s.yml").read_text()
-    for path in ("/api/games/{game_id}/moves/", "/api/auth/register/", "/api/me/stats/"):
+    paths = ["/api/games/{game_id}/moves/", "/api/auth/register/", "/api/me/stats/"]
+    paths += ["/api/me/export/", "/api/players/{username}/"]
+    for path in paths:
         assert path in text
 
 

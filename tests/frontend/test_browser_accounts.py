@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.tokens import default_token_generator
@@ -135,13 +137,23 @@ def test_a_forgotten_password_is_replaced_through_the_emailed_link(
     assert errors == []
 
 
-def test_a_player_closes_their_account_from_the_account_page(site, new_context, django_user_model):
+def test_a_player_downloads_their_data_then_closes_their_account(
+    site, new_context, django_user_model
+):
     create_players(django_user_model, "leaving")
-    page = new_context().new_page()
+    context = new_context(accept_downloads=True)
+    page = context.new_page()
     errors = watch_errors(page)
     sign_in(page, site, "leaving")
-    start_game(page, "gold-mine")
+    game_id = start_game(page, "gold-mine")
     page.goto(site + "/account/")
+
+    with page.expect_download() as download:
+        page.click("#export-link")
+    assert download.value.suggested_filename.startswith("patience-data-")
+    data = json.loads(Path(download.value.path()).read_text())
+    assert data["account"]["username"] == "leaving"
+    assert [game["id"] for game in data["games"]] == [game_id]
 
     close = page.locator("#close-form button[type=submit]")
     page.fill("#id_close_password", "not-the-password")
