@@ -170,6 +170,8 @@ def test_a_player_downloads_their_data_then_closes_their_account(
     close.click()
     expect(page.locator("#closed-title")).to_be_visible()
     expect(page.locator("#account-page")).to_be_hidden()
+    expect(page.locator("html")).to_have_attribute("data-user", "")
+    expect(page.locator("#sign-out")).to_be_hidden()
     assert not django_user_model.objects.filter(username="leaving").exists()
     release_connection()
 

@@ -182,6 +182,9 @@ function initClose(form) {
     method: "DELETE",
     body: (f) => ({ password: value(f, "password") }),
     onSuccess: () => {
+      // Signed out now: the header's profile and sign-out links no longer apply.
+      document.documentElement.dataset.user = "";
+      document.querySelector("nav.account-nav")?.setAttribute("hidden", "");
       document.getElementById("account-page").hidden = true;
       const closed = document.getElementById("account-closed");
       closed.hidden = false;
