@@ -189,14 +189,19 @@ class DailyOverviewSerializer(serializers.Serializer):
     streaks = StreaksSerializer(allow_null=True)
 
 
-class LeaderboardEntrySerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
-    user = serializers.CharField()
+class AttemptResultSerializer(serializers.Serializer):
+    """How a ranked attempt did, as the leaderboards show it (``selectors._result``)."""
+
     status = serializers.CharField()
     won = serializers.BooleanField()
     cards_home = serializers.IntegerField()
     moves = serializers.IntegerField()
     time_seconds = serializers.FloatField()
+
+
+class LeaderboardEntrySerializer(AttemptResultSerializer):
+    rank = serializers.IntegerField()
+    user = serializers.CharField()
 
 
 class DailyLeaderboardSerializer(serializers.Serializer):
@@ -239,16 +244,11 @@ class PlayerDailyStatsSerializer(serializers.Serializer):
     )
 
 
-class PlayerResultSerializer(serializers.Serializer):
+class PlayerResultSerializer(AttemptResultSerializer):
     date = serializers.DateField(help_text="The daily challenge's day.")
     variant = serializers.CharField()
     name = serializers.CharField()
     rank = serializers.IntegerField(help_text="On that day's leaderboard, as it stands now.")
-    status = serializers.CharField(help_text="won, lost or resigned")
-    won = serializers.BooleanField()
-    cards_home = serializers.IntegerField()
-    moves = serializers.IntegerField()
-    time_seconds = serializers.FloatField()
 
 
 class PlayerProfileSerializer(serializers.Serializer):

@@ -6,12 +6,15 @@ Plain functions rather than fixtures, so that the test modules stay independent 
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from itertools import count
 from typing import Any
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
@@ -228,3 +231,30 @@ def daily_game(user: Any, date: Any, slug: str, *, ranked: bool = True, **fields
         cards_home=fields.pop("cards_home", variant.cards_home(state)),
         **fields,
     )
+
+
+# -- live updates -----------------------------------------------------------------------------
+
+
+class GroupInbox:
+    """A channel on the current channel layer that joins groups and collects what they get.
+    Set ``CHANNEL_LAYERS`` to the in-memory layer before making one."""
+
+    def __init__(self) -> None:
+        self.layer = get_channel_layer()
+        self.channel = async_to_sync(self.layer.new_channel)()
+
+    def join(self, group: str) -> None:
+        async_to_sync(self.layer.group_add)(group, self.channel)
+
+    def received(self) -> list[dict[str, Any]]:
+        """Everything delivered so far (waiting 50 ms for more)."""
+        return async_to_sync(self._drain)()
+
+    async def _drain(self) -> list[dict[str, Any]]:
+        messages = []
+        while True:
+            try:
+                messages.append(await asyncio.wait_for(self.layer.receive(self.channel), 0.05))
+            except TimeoutError:
+                return messages

@@ -5,13 +5,12 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 
 from config.api import ApiError
 from games import services
 from games.live import game_group
+from tests.games.helpers import GroupInbox
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -19,22 +18,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture
 def inbox(settings):
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-
-    def watch(game_id: int) -> None:
-        async_to_sync(layer.group_add)(game_group(game_id), channel)
-
-    @async_to_sync
-    async def received() -> list[dict]:
-        messages = []
-        while True:
-            try:
-                messages.append(await asyncio.wait_for(layer.receive(channel), 0.05))
-            except TimeoutError:
-                return messages
-
-    inbox.watch, inbox.received = watch, received
+    messages = GroupInbox()
+    inbox.watch = lambda game_id: messages.join(game_group(game_id))
+    inbox.received = messages.received
     return inbox
 
 

@@ -3,15 +3,12 @@ boards' live watchers are told once the removal commits."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 
 from games import daily, selectors, services
 from games.live import leaderboard_group
+from tests.games.helpers import GroupInbox
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,20 +17,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def board_inbox(settings):
     """The messages sent to today's Gold Mine leaderboard group."""
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(leaderboard_group(daily.today(), "gold-mine"), channel)
-
-    @async_to_sync
-    async def received() -> list[dict]:
-        messages = []
-        while True:
-            try:
-                messages.append(await asyncio.wait_for(layer.receive(channel), 0.05))
-            except TimeoutError:
-                return messages
-
-    return received
+    inbox = GroupInbox()
+    inbox.join(leaderboard_group(daily.today(), "gold-mine"))
+    return inbox.received
 
 
 def attempt(user) -> None:

@@ -2,77 +2,27 @@
 // finished games by outcome (→ /replay/<id>/), both paginated by the API (20 a page).
 
 import { api } from "./api.js";
-import { duration, durationWords, el, errorText, gameName, percent, plural, say, statusWord, when } from "./ui.js";
+import { RESULT_COLUMNS, el, errorText, gameName, plural, say, statsTable, statusWord, streaksTable, when } from "./ui.js";
 
 const message = document.getElementById("profile-message");
 const report = (error) => say(message, errorText(error), "error");
 
 const COLUMNS = [
-  ["Played", (s) => String(s.played)],
-  ["Won", (s) => String(s.won)],
-  ["Win rate", (s) => percent(s.win_rate)],
-  ["Best moves", (s) => (s.best_moves === null ? "—" : String(s.best_moves))],
-  ["Best time", (s) => el("span", { title: durationWords(s.best_time_seconds) }, duration(s.best_time_seconds))],
+  ...RESULT_COLUMNS,
   ["Streak", (s) => String(s.current_streak)],
   ["Best streak", (s) => String(s.best_streak)],
 ];
 
-function statsTable(rows) {
-  return el(
-    "table",
-    { class: "data-table stats-table", id: "stats-table" },
-    el(
-      "thead",
-      {},
-      el("tr", {}, el("th", { scope: "col" }, "Game"), COLUMNS.map(([label]) => el("th", { scope: "col", class: "num" }, label))),
-    ),
-    el(
-      "tbody",
-      {},
-      rows.map((stats) =>
-        el(
-          "tr",
-          { dataset: { variant: stats.variant } },
-          el("th", { scope: "row" }, gameName(stats.variant)),
-          COLUMNS.map(([label, value]) => el("td", { class: "num", "data-label": label }, value(stats))),
-        ),
-      ),
-    ),
-  );
-}
-
 async function loadStats() {
   const stats = await api("GET", "/api/me/stats/");
-  document.getElementById("stats").replaceChildren(statsTable(stats));
+  document.getElementById("stats").replaceChildren(statsTable(stats, COLUMNS, "stats-table"));
 }
 
 async function loadStreaks() {
   const day = await api("GET", "/api/daily/");
   const streaks = day.streaks;
   if (!streaks) return;
-  const rows = [
-    ["All games", streaks.overall, "overall"],
-    ...Object.entries(streaks.by_variant).map(([slug, s]) => [gameName(slug), s, slug]),
-  ];
-  const table = el(
-    "table",
-    { class: "data-table", id: "daily-streaks-table" },
-    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Game"), el("th", { scope: "col" }, "Current"), el("th", { scope: "col" }, "Best"))),
-    el(
-      "tbody",
-      {},
-      rows.map(([label, s, key]) =>
-        el(
-          "tr",
-          { dataset: { variant: key } },
-          el("th", { scope: "row" }, label),
-          el("td", { class: "num" }, plural(s.current, "day")),
-          el("td", { class: "num" }, plural(s.best, "day")),
-        ),
-      ),
-    ),
-  );
-  document.getElementById("daily-streaks").replaceChildren(table);
+  document.getElementById("daily-streaks").replaceChildren(streaksTable(streaks, "daily-streaks-table"));
 }
 
 function gameRow(game) {

@@ -141,6 +141,67 @@ export function attemptResult(entry, totalCards) {
   );
 }
 
+/** The columns of results per game that /api/me/stats/ and a public profile share. */
+export const RESULT_COLUMNS = [
+  ["Played", (s) => String(s.played)],
+  ["Won", (s) => String(s.won)],
+  ["Win rate", (s) => percent(s.win_rate)],
+  ["Best moves", (s) => (s.best_moves === null ? "—" : String(s.best_moves))],
+  ["Best time", (s) => el("span", { title: durationWords(s.best_time_seconds) }, duration(s.best_time_seconds))],
+];
+
+/** Results per game: a row per game (its name, then a numeric cell per `[label, value(row)]`
+ * column); the cells carry their label for the narrow-screen layout. */
+export function statsTable(rows, columns, id) {
+  return el(
+    "table",
+    { class: "data-table stats-table", id },
+    el(
+      "thead",
+      {},
+      el("tr", {}, el("th", { scope: "col" }, "Game"), columns.map(([label]) => el("th", { scope: "col", class: "num" }, label))),
+    ),
+    el(
+      "tbody",
+      {},
+      rows.map((row) =>
+        el(
+          "tr",
+          { dataset: { variant: row.variant } },
+          el("th", { scope: "row" }, gameName(row.variant)),
+          columns.map(([label, value]) => el("td", { class: "num", "data-label": label }, value(row))),
+        ),
+      ),
+    ),
+  );
+}
+
+/** Daily challenge streaks (`{overall, by_variant}` of the API): current and best, in days. */
+export function streaksTable(streaks, id) {
+  const rows = [
+    ["All games", streaks.overall, "overall"],
+    ...Object.entries(streaks.by_variant).map(([slug, s]) => [gameName(slug), s, slug]),
+  ];
+  return el(
+    "table",
+    { class: "data-table", id },
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Game"), el("th", { scope: "col" }, "Current"), el("th", { scope: "col" }, "Best"))),
+    el(
+      "tbody",
+      {},
+      rows.map(([label, s, key]) =>
+        el(
+          "tr",
+          { dataset: { variant: key } },
+          el("th", { scope: "row" }, label),
+          el("td", { class: "num" }, plural(s.current, "day")),
+          el("td", { class: "num" }, plural(s.best, "day")),
+        ),
+      ),
+    ),
+  );
+}
+
 /** A player's name as a link to their public profile; the name goes in as text, never HTML. */
 export function playerLink(name) {
   // "." and ".." cannot be a path segment: browsers resolve them, even percent-encoded.
