@@ -23,6 +23,7 @@ from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ValidationError
 
+from accounts.live import SignOut, schedule_sign_out, session_tag
 from accounts.selectors import username_is_taken
 from accounts.throttling import LoginGuard
 from config.api import ApiError
@@ -91,20 +92,26 @@ def authenticate_credentials(*, username: str, password: str, client_ip: str) ->
 
 
 def change_password(
-    *, user: AbstractUser, old_password: str, new_password: str, client_ip: str
+    *,
+    user: AbstractUser,
+    old_password: str,
+    new_password: str,
+    client_ip: str,
+    current_session: str | None = None,
 ) -> None:
     """Set a new password after checking the old one, and revoke the user's API token.
 
     Wrong old passwords count toward the sign-in throttle: a stolen session mustn't become a way
     to guess the password. Other sessions end by themselves (Django checks each session's
-    password hash); the caller keeps the current one with ``update_session_auth_hash``.
+    password hash), and so do their live connections; the caller keeps the current session
+    (key ``current_session``) with ``update_session_auth_hash``.
     """
     guard = LoginGuard(username=user.get_username(), client_ip=client_ip)
     guard.reserve()
     if not user.check_password(old_password):
         raise ValidationError({"old_password": [WRONG_OLD_PASSWORD_MESSAGE]})
     guard.succeeded()
-    _set_password(user, new_password)
+    _set_password(user, new_password, keep_session=current_session)
 
 
 def delete_account(*, user: AbstractUser, password: str, client_ip: str) -> None:
@@ -174,7 +181,9 @@ def reset_password(*, uid: str, token: str, new_password: str) -> AbstractUser:
     return user
 
 
-def _set_password(user: AbstractUser, new_password: str) -> None:
+def _set_password(
+    user: AbstractUser, new_password: str, keep_session: str | None = None
+) -> None:
     try:
         password_validation.validate_password(new_password, user)
     except DjangoValidationError as exc:
@@ -184,6 +193,7 @@ def _set_password(user: AbstractUser, new_password: str) -> None:
         user.save(update_fields=["password"])
         # Scripts holding the old token were given it for the old password.
         Token.objects.filter(user=user).delete()
+        schedule_sign_out(user.pk, SignOut(except_session=session_tag(keep_session)))
 
 
 def _user_from_uid(uid: str) -> AbstractUser | None:
@@ -213,6 +223,8 @@ def issue_token(*, user: AbstractUser) -> Token:
 
 
 def revoke_token(*, user: AbstractUser) -> None:
-    """Delete the user's API token, if any; a new one can be issued afterwards."""
+    """Delete the user's API token, if any, and end the connections opened with it; a new one
+    can be issued afterwards."""
     with transaction.atomic():
         Token.objects.filter(user=user).delete()
+        schedule_sign_out(user.pk, SignOut(sessions=False))

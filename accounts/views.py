@@ -181,12 +181,16 @@ class PasswordChangeView(APIView):
     def post(self, request: Request) -> Response:
         serializer = PasswordChangeSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        by_session = isinstance(request.successful_authenticator, SessionAuthentication)
         services.change_password(
-            user=request.user, **serializer.validated_data, client_ip=client_ip(request)
+            user=request.user,
+            **serializer.validated_data,
+            client_ip=client_ip(request),
+            current_session=request.session.session_key if by_session else None,
         )
         # Only a session needs re-signing with the new password hash; a token request has none
         # (and giving it one would create a session nobody asked for).
-        if isinstance(request.successful_authenticator, SessionAuthentication):
+        if by_session:
             update_session_auth_hash(request, request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 

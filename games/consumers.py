@@ -17,6 +17,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from rest_framework.renderers import JSONRenderer
 
+from accounts.live import SignIn, SignOut, account_group
 from games import selectors
 from games.live import game_group, leaderboard_group
 from games.rules import VARIANTS
@@ -44,10 +45,15 @@ class FloodGuard:
         return len(self.times) <= self.limit
 
 
-class PatienceConsumer(AsyncJsonWebsocketConsumer):
-    """Shared: the client may only ``ping``; a client that floods is disconnected."""
+SIGNED_OUT_MESSAGE = "You have been signed out here: sign in again to go on."
 
-    group: str | None = None
+
+class PatienceConsumer(AsyncJsonWebsocketConsumer):
+    """Shared: the client may only ``ping``; a client that floods is disconnected; a signed-in
+    connection ends when the sign-in it was opened with does (``accounts.live``)."""
+
+    joined: tuple[str, ...] = ()
+    sign_in: SignIn | None = None
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         self.flood = FloodGuard(settings.WEBSOCKET_MESSAGE_LIMIT, settings.WEBSOCKET_MESSAGE_PERIOD)
@@ -77,12 +83,35 @@ class PatienceConsumer(AsyncJsonWebsocketConsumer):
                 await self.close(code=TOO_MANY_MESSAGES)
 
     async def join(self, group: str) -> None:
-        self.group = group
+        self.joined = (*self.joined, group)
         await self.channel_layer.group_add(group, self.channel_name)
 
+    async def leave(self, group: str) -> None:
+        if group in self.joined:
+            self.joined = tuple(name for name in self.joined if name != group)
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def join_account(self) -> None:
+        """A signed-in connection listens for the end of its sign-in."""
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            self.sign_in = SignIn.of(self.scope)
+            await self.join(account_group(user.pk))
+
+    async def account_signed_out(self, event: dict[str, Any]) -> None:
+        if self.sign_in is not None and SignOut.from_message(event).ends(self.sign_in):
+            await self.signed_out()
+
+    async def signed_out(self) -> None:
+        await self.send_json(
+            {"type": "error", "code": "signed_out", "message": SIGNED_OUT_MESSAGE}
+        )
+        await self.close(code=NOT_SIGNED_IN)
+
     async def disconnect(self, code: int) -> None:
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        for group in self.joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.joined = ()
 
     async def refuse(self, code: int) -> None:
         """Accept, then close with ``code``: a browser sees close codes, not handshake statuses."""
@@ -109,6 +138,7 @@ class GameConsumer(PatienceConsumer):
             return
         # Join before reading, so no version committed in between is missed.
         await self.join(game_group(game_id))
+        await self.join_account()
         await self.accept()
         since = self.query("since")
         since_number = int(since) if since and since.isdigit() else None
@@ -174,6 +204,7 @@ class LeaderboardConsumer(PatienceConsumer):
         self.last_sent, self.changed_at = 0.0, time.monotonic()
         self.refresh: asyncio.Task | None = None
         await self.join(leaderboard_group(self.date, self.variant))
+        await self.join_account()
         await self.accept()
         await self.send_board()
 
@@ -214,6 +245,13 @@ class LeaderboardConsumer(PatienceConsumer):
             }
         )
         return wanted
+
+    async def signed_out(self) -> None:
+        # Anyone may watch a board: the connection goes on, without the player's own entry.
+        self.user_id, self.sign_in = None, None
+        if self.scope.get("user") is not None:
+            await self.leave(account_group(self.scope["user"].pk))
+        await self.send_board()
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "refresh", None) and not self.refresh.done():

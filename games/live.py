@@ -5,38 +5,27 @@ A game's watchers (``ws/games/<id>/``) get the game as its player sees it, with 
 (``move_number``) and events; a daily leaderboard's watchers get a "changed" signal, and
 each consumer fetches the board at most a few times a second (see ``games.consumers``).
 
-Inside a server, the request does not wait for Redis: the message goes to the event loop
-serving the request, which sends a process's messages one after another, in the order the
-requests handed them over. Two processes may still publish two versions of one game in the
-wrong order (one moment apart): every update carries the whole game and its version, and
-clients keep the newest they have seen (``frontend/static/frontend/js/play.js``). The history
-in the database is the record; an update lost with its process is caught up on reconnection
-(``?since=``).
+Inside a server, the request does not wait for Redis (``config.publish``). Two processes
+may still publish two versions of one game in the wrong order (one moment apart): every
+update carries the whole game and its version, and clients keep the newest they have seen
+(``frontend/static/frontend/js/play.js``). The history in the database is the record; an
+update lost with its process is caught up on reconnection (``?since=``).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
-import logging
-import threading
 import uuid
-from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 
-from config.handlers import request_loop
+from config.publish import publish
 
 if TYPE_CHECKING:
     import datetime as dt
 
     from games.models import Game
-
-logger = logging.getLogger(__name__)
 
 
 def game_group(game_id: int) -> str:
@@ -52,98 +41,21 @@ def schedule_game_update(game: Game, body: Callable[[], dict[str, Any]]) -> None
     watchers, and a change signal to its daily leaderboard if it is a ranked attempt."""
 
     def send() -> None:
-        _send(game_group(game.pk), {"type": "game.update", "game": body()})
+        publish(game_group(game.pk), {"type": "game.update", "game": body()})
         if game.ranked and game.daily_id:
-            _send(leaderboard_group(game.daily.date, game.daily.variant), _changed())
+            publish(leaderboard_group(game.daily.date, game.daily.variant), _changed())
 
     # robust: the change is committed whatever Redis does; a failed publish is logged.
     transaction.on_commit(send, robust=True)
 
 
 def schedule_leaderboard_update(date: dt.date, variant: str) -> None:
-    transaction.on_commit(lambda: _send(leaderboard_group(date, variant), _changed()), robust=True)
+    transaction.on_commit(
+        lambda: publish(leaderboard_group(date, variant), _changed()), robust=True
+    )
 
 
 def _changed() -> dict[str, Any]:
     # The id lets every watcher in a process recognise the same change, so one read of the
     # board after it serves them all.
     return {"type": "leaderboard.changed", "change": uuid.uuid4().hex}
-
-
-def _send(group: str, message: dict[str, Any]) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    loop = request_loop.get()
-    if loop is None or loop.is_closed():
-        # Not in a served request (a test, a command): send now and wait.
-        async_to_sync(layer.group_send)(group, message)
-    else:
-        _publisher(loop, layer).put(group, message)
-
-
-_publishers: dict[asyncio.AbstractEventLoop, _Publisher] = {}
-_publishers_lock = threading.Lock()
-
-
-def _publisher(loop: asyncio.AbstractEventLoop, layer: Any) -> _Publisher:
-    found = _publishers.get(loop)
-    if found is None or found.layer is not layer:
-        with _publishers_lock:  # one publisher per loop, or two could reorder messages
-            found = _publishers.get(loop)
-            if found is None or found.layer is not layer:
-                for old in [known for known in _publishers if known.is_closed()]:
-                    del _publishers[old]
-                found = _publishers[loop] = _Publisher(loop, layer)
-    return found
-
-
-#: Messages a process keeps waiting while Redis is slow or away; beyond, the oldest go.
-MAX_WAITING = 10_000
-
-
-class _Publisher:
-    """One event loop's outgoing group messages, sent one at a time in the order received.
-
-    While Redis hangs, moves go on being recorded and their updates wait here, up to
-    ``MAX_WAITING``; then the oldest are dropped (each update carries the whole game, and a
-    watcher that missed one catches up with the next or on reconnecting)."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop, layer: Any) -> None:
-        self.loop = loop
-        self.layer = layer
-        self.waiting: deque[tuple[str, dict[str, Any]]] = deque()
-        self.sender: asyncio.Task[None] | None = None
-        self.dropped = 0
-
-    def put(self, group: str, message: dict[str, Any]) -> None:
-        """From any thread. Callbacks run in the order they were scheduled, so messages
-        from one thread keep their order."""
-        # A context of its own: the sender outlives the request that started it, so it
-        # must not carry that request's context (its request thread, say).
-        self.loop.call_soon_threadsafe(self._enqueue, group, message, context=contextvars.Context())
-
-    def _enqueue(self, group: str, message: dict[str, Any]) -> None:
-        if len(self.waiting) >= MAX_WAITING:
-            self.waiting.popleft()
-            if self.dropped == 0:
-                logger.warning("Live updates are waiting for Redis: dropping the oldest")
-            self.dropped += 1
-        self.waiting.append((group, message))
-        if self.sender is None:
-            self.sender = self.loop.create_task(self._send_waiting())
-
-    async def _send_waiting(self) -> None:
-        try:
-            while self.waiting:
-                group, message = self.waiting.popleft()
-                try:
-                    await self.layer.group_send(group, message)
-                except Exception:
-                    logger.exception("Live update to %s not sent", group)
-                else:
-                    if self.dropped:
-                        logger.warning("Live updates flow again; %d were dropped", self.dropped)
-                        self.dropped = 0
-        finally:
-            self.sender = None

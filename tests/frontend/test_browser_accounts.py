@@ -15,9 +15,11 @@ from playwright.sync_api import expect
 from tests.frontend.browser_helpers import (
     PASSWORD,
     create_players,
+    open_game,
     release_connection,
     sign_in,
     start_game,
+    tap_move,
     watch_errors,
 )
 
@@ -177,4 +179,39 @@ def test_a_player_downloads_their_data_then_closes_their_account(
 
     page.goto(site + "/")  # signed out
     expect(page.locator("html")).to_have_attribute("data-user", "")
+    assert errors == []
+
+
+def test_signing_out_in_one_tab_ends_the_game_tab_with_a_way_back(
+    site, new_context, django_user_model
+):
+    create_players(django_user_model, "hopper")
+    context = new_context()
+    game_tab, other_tab = context.new_page(), context.new_page()
+    errors = watch_errors(game_tab)
+    sign_in(game_tab, site, "hopper")
+    game_id = start_game(game_tab, "gold-mine", seed=11)
+    release_connection()
+    open_game(game_tab, site, game_id)
+
+    other_tab.goto(site + "/")
+    other_tab.locator(".site-nav summary").click()
+    other_tab.locator("#sign-out").click()
+    other_tab.wait_for_url(site + "/")
+    expect(other_tab.locator("html")).to_have_attribute("data-user", "")
+
+    # The game's tab hears at once that its sign-in ended, and sends nothing more.
+    expect(game_tab.locator("#live")).to_have_text("Signed out")
+    expect(game_tab.locator("#message")).to_contain_text("You have been signed out")
+    tap_move(game_tab, {"type": "deal"})
+    expect(game_tab.locator("#message")).to_contain_text("You have been signed out")
+    expect(game_tab.locator("#board")).to_have_attribute("data-move-number", "0")
+
+    game_tab.locator("#sign-in-again").click()
+    game_tab.wait_for_url(re.compile(rf"/signin/\?next=%2Fplay%2F{game_id}%2F$"))
+    game_tab.fill("#id_username", "hopper")
+    game_tab.fill("#id_password", PASSWORD)
+    game_tab.locator("#signin-form button[type=submit]").click()
+    game_tab.wait_for_url(f"{site}/play/{game_id}/")
+    expect(game_tab.locator("#live")).to_have_attribute("data-state", "open")
     assert errors == []

@@ -86,10 +86,10 @@ class GatedLayer:
 
 @pytest.fixture
 def gated_layer(monkeypatch) -> GatedLayer:
-    from games import live
+    from config import publish
 
     layer = GatedLayer()
-    monkeypatch.setattr(live, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(publish, "get_channel_layer", lambda: layer)
     return layer
 
 
@@ -98,12 +98,12 @@ async def publish_in_a_request(game_id: int, numbers: range) -> None:
     with the event loop serving it known."""
     from asgiref.sync import sync_to_async
 
+    from config import publish
     from config.handlers import request_loop
-    from games import live
 
     def request_thread() -> None:
         for number in numbers:
-            live._send(game_group(game_id), {"type": "game.update", "number": number})
+            publish.publish(game_group(game_id), {"type": "game.update", "number": number})
 
     request_loop.set(asyncio.get_running_loop())
     await asyncio.wait_for(sync_to_async(request_thread)(), 5)
@@ -128,9 +128,9 @@ class BrokenLayer:
 def test_a_failed_live_update_neither_fails_nor_undoes_the_move(
     django_user_model, monkeypatch, caplog
 ):
-    from games import live
+    from config import publish
 
-    monkeypatch.setattr(live, "get_channel_layer", BrokenLayer)
+    monkeypatch.setattr(publish, "get_channel_layer", BrokenLayer)
     user = django_user_model.objects.create_user("unheard", password="x")
     game = services.create_game(user=user, variant_slug="gold-mine", seed=3).game
 
@@ -169,9 +169,9 @@ def test_a_move_builds_its_representation_once_for_the_answer_and_the_update(
 def test_while_redis_hangs_updates_wait_up_to_a_limit_then_the_oldest_go(
     gated_layer, monkeypatch, caplog
 ):
-    from games import live
+    from config import publish
 
-    monkeypatch.setattr(live, "MAX_WAITING", 10)
+    monkeypatch.setattr(publish, "MAX_WAITING", 10)
 
     async def serve() -> None:
         await publish_in_a_request(8, range(1, 2))

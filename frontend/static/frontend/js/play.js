@@ -18,6 +18,7 @@ let variant = null;
 let queue = Promise.resolve(); // actions run one after another, each naming the version it saw
 let resultShownFor = null;
 let hintTimer = null;
+let signedOut = null; // the server's message once this page's sign-in has ended elsewhere
 
 const HINT_SHOWN_MS = 4000;
 
@@ -31,6 +32,20 @@ const NOTES = {
 function say(text, kind = "error") {
   message.textContent = text || "";
   message.dataset.kind = kind;
+}
+
+/** This page's sign-in ended (signed out in another tab, a new password, a closed account):
+ * say so with a way back, and send nothing more. Returns whether that is the case. */
+function whenSignedOut() {
+  if (!signedOut) return false;
+  const link = document.createElement("a");
+  link.id = "sign-in-again";
+  link.href = `/signin/?next=${encodeURIComponent(window.location.pathname)}`;
+  link.textContent = "Sign in again";
+  message.replaceChildren(`${signedOut} `, link);
+  message.dataset.kind = "error";
+  if (game) show(game, { force: true }); // put back a card picked up
+  return true;
 }
 
 const announce = (text) => {
@@ -143,7 +158,7 @@ async function refused(error) {
 
 function act(path, body) {
   queue = queue.then(async () => {
-    if (!game) return;
+    if (!game || whenSignedOut()) return;
     try {
       const next = await api("POST", path, { ...body, expected_move_number: game.move_number }, { idempotent: true });
       say("", "info");
@@ -188,7 +203,7 @@ function showHint(move) {
 
 /** Ask the server for a move to try. It answers about the version shown, or refuses. */
 function askHint() {
-  if (game?.status !== "playing" || game.ranked) return;
+  if (game?.status !== "playing" || game.ranked || whenSignedOut()) return;
   queue = queue.then(async () => {
     try {
       const path = `/api/games/${gameId}/hint/`;
@@ -223,6 +238,7 @@ const input = attachInput(board, {
 });
 
 async function newGame(button) {
+  if (whenSignedOut()) return;
   button.disabled = true;
   try {
     const next = await api("POST", "/api/games/", { variant: game.variant }, { idempotent: true });
@@ -263,6 +279,10 @@ async function start() {
     () => `/ws/games/${gameId}/?since=${game.move_number}`,
     (data) => {
       if (["sync", "catch_up", "update"].includes(data.type)) show(data.game);
+      if (data.type === "error" && data.code === "signed_out") {
+        signedOut = data.message;
+        whenSignedOut();
+      }
     },
     {
       onOpen: () => live("open", "Live"),

@@ -1,0 +1,79 @@
+"""Ending a player's live connections when the sign-in they opened with ends.
+
+A websocket is signed in once, when it opens. Without this, signing out, a new password, a
+password reset, a revoked API token, a deactivated or closed account would leave the player's
+other tabs and devices streaming their games. After the commit, the account's group hears
+which sign-ins ended; every connection opened with one of them is closed with code 4401
+(``games.consumers.PatienceConsumer``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from django.db import transaction
+
+from config.publish import publish
+
+
+def account_group(user_id: int) -> str:
+    return f"account-{user_id}"
+
+
+def session_tag(session_key: str | None) -> str | None:
+    """What stands for a session in messages: a session key is a credential, so only a digest
+    of it travels through Redis."""
+    if not session_key:
+        return None
+    return hashlib.sha256(f"patience-session:{session_key}".encode()).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class SignIn:
+    """How a websocket connection was signed in: by an API token, or by a session."""
+
+    token: bool
+    session: str | None = None  # the session's tag
+
+    @classmethod
+    def of(cls, scope: dict[str, Any]) -> SignIn:
+        if scope.get("auth_token"):
+            return cls(token=True)
+        session = scope.get("session")
+        return cls(token=False, session=session_tag(session.session_key if session else None))
+
+
+@dataclass(frozen=True)
+class SignOut:
+    """Which of an account's sign-ins ended."""
+
+    tokens: bool = True
+    sessions: bool = True
+    only_session: str | None = None  # just this session (signing out)
+    except_session: str | None = None  # every session but this one (a password change)
+
+    def ends(self, sign_in: SignIn) -> bool:
+        if sign_in.token:
+            return self.tokens
+        if not self.sessions:
+            return False
+        if self.only_session is not None:
+            return sign_in.session == self.only_session
+        return self.except_session is None or sign_in.session != self.except_session
+
+    def message(self) -> dict[str, Any]:
+        return {"type": "account.signed_out", **asdict(self)}
+
+    @classmethod
+    def from_message(cls, message: dict[str, Any]) -> SignOut:
+        return cls(**{name: message[name] for name in cls.__dataclass_fields__})
+
+
+def schedule_sign_out(user_id: int, sign_out: SignOut) -> None:
+    """After the commit (at once outside a transaction), end the connections ``sign_out``
+    names. A failed publish is logged: what ended stays ended for every new request."""
+    transaction.on_commit(
+        lambda: publish(account_group(user_id), sign_out.message()), robust=True
+    )

@@ -1,0 +1,38 @@
+"""Live connections end with the sign-in they were opened with (``accounts.live``).
+
+Signing out and removing a user can happen outside this app's services (Django's ``logout``,
+the admin), so those are caught here; password changes and token revocations schedule it in
+``accounts.services``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.signals import user_logged_out
+from django.db.models.signals import post_save, pre_delete
+from django.dispatch import receiver
+
+from accounts.live import SignOut, schedule_sign_out, session_tag
+
+
+@receiver(user_logged_out, dispatch_uid="accounts.signed_out")
+def signed_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    # Sent before the session is flushed: its key is still the one the connections carry.
+    session = getattr(request, "session", None)
+    tag = session_tag(session.session_key if session is not None else None)
+    if user is not None and user.pk is not None and tag is not None:
+        schedule_sign_out(user.pk, SignOut(tokens=False, only_session=tag))
+
+
+@receiver(pre_delete, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts.user_removed")
+def user_removed(sender: Any, instance: Any, **kwargs: Any) -> None:
+    schedule_sign_out(instance.pk, SignOut())
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts.user_saved")
+def user_saved(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:
+    # A deactivated account (staff, in the admin) may no longer sign in anywhere.
+    if not created and not instance.is_active:
+        schedule_sign_out(instance.pk, SignOut())
