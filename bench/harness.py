@@ -71,6 +71,7 @@ def server_env(redis_url: str | None, db_name: str = DB_NAME) -> dict[str, str]:
     env.update(
         DATABASE_URL=database_url(db_name),
         DEBUG="0",
+        HTTPS="0",  # the clients speak plain HTTP to 127.0.0.1
         SECRET_KEY=secrets.token_urlsafe(50),
         ALLOWED_HOSTS=HOST,
         PYTHONUNBUFFERED="1",

@@ -68,6 +68,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.security.ContentSecurityPolicyMiddleware",
     # Serves collected static files when DEBUG is off (production runs no separate file server).
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -79,6 +80,23 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
+
+# Served over HTTPS (behind a TLS-terminating proxy that sends X-Forwarded-Proto to
+# ``config.serve --proxy-headers``): on by default with DEBUG off. Cookies go over HTTPS only,
+# plain HTTP is redirected (but for the health check a load balancer may call), and browsers
+# are told to use HTTPS only for HSTS_SECONDS. HTTPS=0 for a server reached over plain HTTP
+# (a local run with DEBUG off, the benchmarks).
+HTTPS = env_bool("HTTPS", default=not DEBUG)
+if HTTPS:
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
+    SECURE_SSL_REDIRECT = True
+    SECURE_REDIRECT_EXEMPT = [r"^api/health/$"]
+    SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", default=False)
+    SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", default=False)
+    # Whether HSTS should cover the domain's other sites, or be preloaded into browsers (hard to
+    # undo), is the domain owner's call: off unless asked for, and Django's checks not to nag.
+    SILENCED_SYSTEM_CHECKS = ["security.W005", "security.W021"]
 
 TEMPLATES = [
     {

@@ -161,7 +161,7 @@ class DailyChallengeAdmin(admin.ModelAdmin):
                 for rank, g in rows
             ),
         )  # fmt: skip
-        return format_html("<ol class='leaderboard' style='margin:0'>{}</ol>", items)
+        return format_html("<ol class='leaderboard'>{}</ol>", items)
 
     def has_change_permission(
         self, request: HttpRequest, obj: DailyChallenge | None = None

@@ -30,9 +30,11 @@ def server_env(**extra: str) -> dict[str, str]:
     return env
 
 
-def start(port: int, workers: int = 2, **env: str) -> subprocess.Popen[bytes]:
+def start(
+    port: int, workers: int = 2, *options: str, **env: str
+) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "config.serve", "--port", str(port)]
-    command += ["--workers", str(workers), "--log-level", "warning", "--no-access-log"]
+    command += ["--workers", str(workers), "--log-level", "warning", "--no-access-log", *options]
     return subprocess.Popen(
         command,
         cwd=ROOT,
@@ -44,9 +46,11 @@ def start(port: int, workers: int = 2, **env: str) -> subprocess.Popen[bytes]:
 
 
 @contextmanager
-def running(workers: int = 2) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+def running(
+    workers: int = 2, *options: str
+) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
     with reserved_port() as port:
-        process = start(port, workers)
+        process = start(port, workers, *options)
         try:
             wait_until_up(f"http://127.0.0.1:{port}", process)
         except BaseException:
@@ -130,6 +134,26 @@ def test_connections_opened_together_are_spread_over_the_workers() -> None:
     # A hash of the addresses picks the socket: 40 connections split 20/20 on average; fewer
     # than 5 on one of two workers has a probability under one in ten million.
     assert min(held.values()) >= 5, held
+
+
+def test_behind_a_tls_proxy_plain_http_is_redirected_and_https_is_served_strictly() -> None:
+    # Production settings (DEBUG off: HTTPS on), as the README's recipe runs them.
+    with running(1, "--proxy-headers") as (_, port):
+        site = f"http://127.0.0.1:{port}"
+        plain = httpx.get(f"{site}/api/variants/", timeout=30)
+        assert plain.status_code == 301
+        assert plain.headers["location"] == f"https://127.0.0.1:{port}/api/variants/"
+        # A load balancer's health check over plain HTTP is answered.
+        assert httpx.get(f"{site}/api/health/", timeout=30).status_code == 200
+
+        # What the proxy passes on from an HTTPS request.
+        forwarded = {"X-Forwarded-Proto": "https"}
+        secure = httpx.get(f"{site}/api/auth/csrf/", headers=forwarded, timeout=30)
+        assert secure.status_code == 200
+        assert secure.headers["strict-transport-security"] == "max-age=31536000"
+        assert "script-src 'self'" in secure.headers["content-security-policy"]
+        cookie = secure.headers["set-cookie"]
+        assert cookie.startswith("csrftoken=") and "Secure" in cookie
 
 
 def test_a_worker_that_dies_is_replaced_and_the_service_keeps_answering() -> None:

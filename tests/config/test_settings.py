@@ -16,6 +16,10 @@ CONTROLLED = (
     "DATABASE_URL",
     "REDIS_URL",
     "DATABASE_PREPARE_THRESHOLD",
+    "HTTPS",
+    "HSTS_SECONDS",
+    "HSTS_INCLUDE_SUBDOMAINS",
+    "HSTS_PRELOAD",
 )
 
 PROBE = """
@@ -29,6 +33,12 @@ print(json.dumps({
     "PREPARE_THRESHOLD": s.DATABASES["default"].get("OPTIONS", {}).get("prepare_threshold"),
     "CHANNEL_BACKEND": s.CHANNEL_LAYERS["default"]["BACKEND"],
     "CHANNEL_PREFIX": s.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("prefix"),
+    "HTTPS": s.HTTPS,
+    "SECURE": [
+        getattr(s, name, False)
+        for name in ("SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_SSL_REDIRECT")
+    ],
+    "HSTS": getattr(s, "SECURE_HSTS_SECONDS", None),
 }))
 """
 
@@ -118,3 +128,33 @@ def test_debug_off_refuses_default_secret_key() -> None:
     result = run_settings(DEBUG="0")
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
+
+
+def test_https_is_on_by_default_in_production_and_off_in_development() -> None:
+    production = load_settings(DEBUG="0", SECRET_KEY="a-real-secret")
+    assert production["HTTPS"] is True
+    assert production["SECURE"] == [True, True, True]
+    assert production["HSTS"] == 365 * 24 * 3600
+    development = load_settings()
+    assert (development["HTTPS"], development["SECURE"]) == (False, [False, False, False])
+    plain = load_settings(DEBUG="0", SECRET_KEY="a-real-secret", HTTPS="0")
+    assert (plain["HTTPS"], plain["SECURE"], plain["HSTS"]) == (False, [False] * 3, None)
+    assert load_settings(DEBUG="0", SECRET_KEY="a-real-secret", HSTS_SECONDS="600")["HSTS"] == 600
+
+
+def test_the_production_configuration_passes_djangos_deployment_checks() -> None:
+    clean = {k: v for k, v in os.environ.items() if k not in CONTROLLED}
+    clean.pop("DJANGO_SETTINGS_MODULE", None)
+    clean.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # the browser tests' (Playwright's) setting
+    key = "k" * 30 + "-a-long-random-production-key-" + "z" * 20
+    env = {**clean, "DEBUG": "0", "SECRET_KEY": key}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout

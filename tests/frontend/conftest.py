@@ -87,18 +87,29 @@ def site(browser, transactional_db) -> Iterator[str]:
 
 @pytest.fixture
 def new_context(browser):
-    """Open browser contexts (separate sessions: one per player or tab group)."""
+    """Open browser contexts (separate sessions: one per player or tab group). Whatever the
+    site's Content-Security-Policy blocks on any of their pages fails the test afterwards."""
     contexts = []
+    blocked: list[str] = []
+
+    def watch_policy(page) -> None:
+        def console(message) -> None:
+            if "Content Security Policy" in message.text:
+                blocked.append(f"{page.url}: {message.text}")
+
+        page.on("console", console)
 
     def make(**options):
         context = browser.new_context(**{"viewport": {"width": 1280, "height": 900}, **options})
         context.set_default_timeout(10_000)
+        context.on("page", watch_policy)
         contexts.append(context)
         return context
 
     yield make
     for context in contexts:
         context.close()
+    assert blocked == [], "the Content-Security-Policy blocked something"
 
 
 def screenshot(page, name: str) -> Path:

@@ -31,6 +31,7 @@ def two_servers():
         "DATABASE_URL": database_url(connection.settings_dict),
         "REDIS_URL": os.environ["REDIS_URL"],
         "DEBUG": "0",
+        "HTTPS": "0",  # reached over plain HTTP
         "SECRET_KEY": "two-servers-test-key",
         "ALLOWED_HOSTS": "127.0.0.1",
     }
