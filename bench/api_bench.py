@@ -412,7 +412,7 @@ def pairs(results: list[PhaseResult]) -> list[tuple[PhaseResult, PhaseResult]]:
 def print_config(config: Config, env: dict[str, str], load: tuple[float, ...]) -> None:
     print("Server")
     print(f"  {launcher_description(config.workers, config.shared_socket)}, uvloop, httptools")
-    print(f"  DEBUG=0, ALLOWED_HOSTS=127.0.0.1, settings: {env['DJANGO_SETTINGS_MODULE']}")
+    print(f"  DEBUG=0, HTTPS=0, ALLOWED_HOSTS=127.0.0.1, settings: {env['DJANGO_SETTINGS_MODULE']}")
     print(f"  DB:    {DATABASE_URL}")
     redis = config.redis_url or "off (in-memory channel layer, local-memory cache)"
     print(f"  Redis: {redis}")
