@@ -203,6 +203,8 @@ def test_signing_out_in_one_tab_ends_the_game_tab_with_a_way_back(
     # The game's tab hears at once that its sign-in ended, and sends nothing more.
     expect(game_tab.locator("#live")).to_have_text("Signed out")
     expect(game_tab.locator("#message")).to_contain_text("You have been signed out")
+    expect(game_tab.locator("html")).to_have_attribute("data-user", "")
+    expect(game_tab.locator("nav.account-nav")).to_be_hidden()
     tap_move(game_tab, {"type": "deal"})
     expect(game_tab.locator("#message")).to_contain_text("You have been signed out")
     expect(game_tab.locator("#board")).to_have_attribute("data-move-number", "0")

@@ -3,7 +3,7 @@
 // (wrong credentials, too many attempts, network), in the form's own message (#form-error).
 
 import { api } from "./api.js";
-import { errorText, say } from "./ui.js";
+import { errorText, headerSignedOut, say } from "./ui.js";
 
 /** A same-site path to go to after signing in; anything else (other sites, "//evil") → "/". */
 export function safeNext(value) {
@@ -182,9 +182,7 @@ function initClose(form) {
     method: "DELETE",
     body: (f) => ({ password: value(f, "password") }),
     onSuccess: () => {
-      // Signed out now: the header's profile and sign-out links no longer apply.
-      document.documentElement.dataset.user = "";
-      document.querySelector("nav.account-nav")?.setAttribute("hidden", "");
+      headerSignedOut();
       document.getElementById("account-page").hidden = true;
       const closed = document.getElementById("account-closed");
       closed.hidden = false;

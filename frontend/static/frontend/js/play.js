@@ -5,7 +5,7 @@ import { api, socket } from "./api.js";
 import { pileTitle, renderBoard } from "./board.js";
 import { cardName } from "./cards.js";
 import { attachInput, keepFocus } from "./input.js";
-import { serverNow } from "./ui.js";
+import { headerSignedOut, serverNow } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("play");
@@ -44,6 +44,7 @@ function whenSignedOut() {
   link.textContent = "Sign in again";
   message.replaceChildren(`${signedOut} `, link);
   message.dataset.kind = "error";
+  headerSignedOut();
   if (game) show(game, { force: true }); // put back a card picked up
   return true;
 }

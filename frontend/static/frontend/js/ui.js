@@ -222,3 +222,9 @@ export function say(node, text, kind = "info") {
   node.hidden = !text;
   node.dataset.kind = kind;
 }
+
+/** The header once the page's sign-in has ended: no profile or sign-out links. */
+export function headerSignedOut() {
+  document.documentElement.dataset.user = "";
+  document.querySelector("nav.account-nav")?.setAttribute("hidden", "");
+}
