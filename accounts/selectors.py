@@ -2,9 +2,34 @@
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
+from importlib import import_module
+
+from django.conf import settings
+from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.utils.crypto import constant_time_compare
+
+from accounts.authentication import token_owner
 
 
 def username_is_taken(username: str) -> bool:
     """Whether an account has this username in any letter case ("Ada" takes "ada")."""
     return get_user_model().objects.filter(username__iexact=username).exists()
+
+
+def still_signed_in(user_id: int, *, token_key: str | None, session_key: str | None) -> bool:
+    """Whether the sign-in a connection was opened with still holds, read afresh: the token
+    still exists and belongs to the active user, or the session still exists and still signs
+    in that active user (not flushed, not outdated by a new password). Read only: unlike
+    ``django.contrib.auth.get_user`` this never flushes or renews the session."""
+    if token_key is not None:
+        found = token_owner(token_key)
+        return found is not None and found[0].pk == user_id and found[0].is_active
+    if not session_key:
+        return False
+    session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
+    signed_hash = session.get(HASH_SESSION_KEY)
+    if user is None or not signed_hash or session.get(SESSION_KEY) != str(user.pk):
+        return False
+    hashes = [user.get_session_auth_hash(), *user.get_session_auth_fallback_hash()]
+    return any(constant_time_compare(signed_hash, known) for known in hashes)

@@ -37,6 +37,6 @@ class TokenAuthMiddleware(BaseMiddleware):
         if user is None or not user.is_authenticated:
             key = _token_from(scope)
             if key and (found := await _user_for(key)) is not None:
-                # Marked, so the connection ends when the token is revoked (accounts.live).
-                scope = dict(scope, user=found, auth_token=True)
+                # Kept, so the connection ends when the token is revoked (accounts.live).
+                scope = dict(scope, user=found, auth_token=key)
         return await super().__call__(scope, receive, send)

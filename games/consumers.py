@@ -18,6 +18,7 @@ from django.conf import settings
 from rest_framework.renderers import JSONRenderer
 
 from accounts.live import SignIn, SignOut, account_group
+from accounts.selectors import still_signed_in
 from games import selectors
 from games.live import game_group, leaderboard_group
 from games.rules import VARIANTS
@@ -91,12 +92,21 @@ class PatienceConsumer(AsyncJsonWebsocketConsumer):
             self.joined = tuple(name for name in self.joined if name != group)
             await self.channel_layer.group_discard(group, self.channel_name)
 
-    async def join_account(self) -> None:
-        """A signed-in connection listens for the end of its sign-in."""
+    async def join_account(self) -> bool:
+        """A signed-in connection listens for the end of its sign-in. False if that sign-in
+        has already ended: a sign-out published between the connection's sign-in and its
+        joining the account's group was not heard, so the sign-in is read again once joined."""
         user = self.scope.get("user")
-        if user is not None and user.is_authenticated:
-            self.sign_in = SignIn.of(self.scope)
-            await self.join(account_group(user.pk))
+        if user is None or not user.is_authenticated:
+            return True
+        self.sign_in = SignIn.of(self.scope)
+        await self.join(account_group(user.pk))
+        session = self.scope.get("session")
+        return await database_sync_to_async(still_signed_in)(
+            user.pk,
+            token_key=self.scope.get("auth_token") or None,
+            session_key=session.session_key if session is not None else None,
+        )
 
     async def account_signed_out(self, event: dict[str, Any]) -> None:
         if self.sign_in is not None and SignOut.from_message(event).ends(self.sign_in):
@@ -138,8 +148,11 @@ class GameConsumer(PatienceConsumer):
             return
         # Join before reading, so no version committed in between is missed.
         await self.join(game_group(game_id))
-        await self.join_account()
+        signed_in = await self.join_account()
         await self.accept()
+        if not signed_in:
+            await self.signed_out()
+            return
         since = self.query("since")
         since_number = int(since) if since and since.isdigit() else None
         catch_up = await database_sync_to_async(selectors.game_catch_up)(
@@ -204,7 +217,8 @@ class LeaderboardConsumer(PatienceConsumer):
         self.last_sent, self.changed_at = 0.0, time.monotonic()
         self.refresh: asyncio.Task | None = None
         await self.join(leaderboard_group(self.date, self.variant))
-        await self.join_account()
+        if not await self.join_account():
+            await self.forget_sign_in()
         await self.accept()
         await self.send_board()
 
@@ -248,10 +262,13 @@ class LeaderboardConsumer(PatienceConsumer):
 
     async def signed_out(self) -> None:
         # Anyone may watch a board: the connection goes on, without the player's own entry.
+        await self.forget_sign_in()
+        await self.send_board()
+
+    async def forget_sign_in(self) -> None:
         self.user_id, self.sign_in = None, None
         if self.scope.get("user") is not None:
             await self.leave(account_group(self.scope["user"].pk))
-        await self.send_board()
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "refresh", None) and not self.refresh.done():

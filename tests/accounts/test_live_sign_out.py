@@ -22,7 +22,7 @@ from django.utils.http import urlsafe_base64_encode
 from accounts.live import SignIn, SignOut, session_tag
 from config.asgi import application
 from games import daily, services
-from games.consumers import SIGNED_OUT_MESSAGE
+from games.consumers import SIGNED_OUT_MESSAGE, PatienceConsumer
 from tests.accounts.helpers import PASSWORD, login, post, url
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -203,6 +203,61 @@ def test_a_leaderboard_watcher_who_signs_out_keeps_watching_without_their_entry(
         assert (await sync_to_async(post)(client, "logout")).status_code == 204
         board = await ws.receive_json_from(timeout=5)
         assert board["type"] == "leaderboard"
+        assert board["me"] is None and board["results"][0]["user"] == "ada"
+        await ws.disconnect()
+
+    run(scenario)
+
+
+def end_sign_in_just_before_listening(monkeypatch, end: Callable[[], Any]) -> None:
+    """Make the sign-in end after the connection was signed in but before it joined its
+    account's group: the sign-out's message goes out to nobody."""
+    join = PatienceConsumer.join
+
+    async def join_after_the_sign_in_ended(self, group: str) -> None:
+        if group.startswith("account-"):
+            await sync_to_async(end)()
+        await join(self, group)
+
+    monkeypatch.setattr(PatienceConsumer, "join", join_after_the_sign_in_ended)
+
+
+@pytest.mark.parametrize("by", ["signing out", "a new password elsewhere", "revoking the token"])
+def test_a_sign_in_that_ends_while_the_connection_opens_still_ends_it(ada, game, monkeypatch, by):
+    client, headers = browser()
+    if by == "revoking the token":
+        headers = token_headers(client)
+        end_sign_in_just_before_listening(monkeypatch, lambda: client.delete(url("token")))
+    elif by == "signing out":
+        end_sign_in_just_before_listening(monkeypatch, lambda: post(client, "logout"))
+    else:
+        elsewhere, _ = browser()
+        new_password = {"old_password": PASSWORD, "new_password": "a-new-horse-battery"}
+        end_sign_in_just_before_listening(
+            monkeypatch, lambda: post(elsewhere, "password", new_password)
+        )
+
+    async def scenario() -> None:
+        ws = WebsocketCommunicator(application, f"/ws/games/{game}/", headers=headers)
+        assert (await ws.connect(timeout=5))[0]
+        await assert_signed_out(ws)
+
+    run(scenario)
+
+
+def test_a_board_watcher_signed_out_while_connecting_gets_the_board_without_their_entry(
+    ada, monkeypatch
+):
+    today = daily.today()
+    services.start_daily_attempt(user=ada, date=today, variant_slug="gold-mine")
+    client, headers = browser()
+    end_sign_in_just_before_listening(monkeypatch, lambda: post(client, "logout"))
+
+    async def scenario() -> None:
+        path = f"/ws/leaderboards/daily/{today.isoformat()}/gold-mine/"
+        ws = WebsocketCommunicator(application, path, headers=headers)
+        assert (await ws.connect(timeout=5))[0]
+        board = await ws.receive_json_from(timeout=5)
         assert board["me"] is None and board["results"][0]["user"] == "ada"
         await ws.disconnect()
 
