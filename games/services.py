@@ -263,7 +263,8 @@ def request_hint(
     *, user: AbstractBaseUser, game_id: int, expected_move_number: int | None = None
 ) -> Hint:
     """Suggest a move in a casual game and count it. The board and its version do not
-    change, so watchers are sent nothing; the count travels with the next update."""
+    change; the player's other tabs get the game with its new count (same ``move_number``,
+    more ``counts.hints``)."""
     with transaction.atomic():
         game = _lock_playing_game(user, game_id, expected_move_number)
         if game.ranked:
@@ -275,6 +276,7 @@ def request_hint(
         if move is not None:  # a hint that offers nothing is not counted against the player
             game.hint_count += 1
             game.save(update_fields=["hint_count"])
+            Outcome(game, state, [{"type": "hinted"}]).schedule_live_update()
         return Hint(game, move, describe(variant, state, move))
 
 

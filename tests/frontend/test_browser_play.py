@@ -205,6 +205,22 @@ def test_a_second_tab_receives_each_move_live(site, page):
     assert other_errors == []
 
 
+def test_a_hint_asked_in_one_tab_is_counted_in_the_other_at_once(site, page):
+    game_id = start_game(page, "selective-castle", 1)
+    open_game(page, site, game_id)
+    other = page.context.new_page()
+    other_errors = watch_errors(other)
+    open_game(other, site, game_id)
+    expect(other.locator("#hint-stat")).to_be_hidden()
+
+    page.locator("#hint").click()
+    expect(page.locator("#hint-count")).to_have_text("1")
+    expect(other.locator("#hint-stat")).to_be_visible()
+    expect(other.locator("#hint-count")).to_have_text("1")
+    expect_move_number(other, 0)
+    assert other_errors == []
+
+
 def test_the_keyboard_picks_up_a_card_moves_it_with_the_arrows_and_puts_it_down(site, page):
     line = Line("selective-castle", 1)
     open_game(page, site, start_game(page, "selective-castle", 1))

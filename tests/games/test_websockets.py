@@ -77,6 +77,26 @@ def test_the_player_gets_the_game_then_every_new_version(player, castle):
     scenario()
 
 
+def test_a_hint_reaches_the_other_tabs_as_the_same_version_with_its_count(player, castle):
+    headers = session_headers(player)
+    hint = database_sync_to_async(services.request_hint)
+
+    @async_to_sync
+    async def scenario():
+        ws, sync = await connect(f"/ws/games/{castle.game.pk}/", headers)
+        assert sync["game"]["counts"]["hints"] == 0
+        await hint(user=player, game_id=castle.game.pk)
+        update = await ws.receive_json_from(timeout=5)
+        assert update["type"] == "update"
+        assert update["game"]["move_number"] == 0
+        assert update["game"]["counts"]["hints"] == 1
+        assert update["game"]["events"] == [{"type": "hinted"}]
+        assert update["game"]["state"] == sync["game"]["state"]
+        await ws.disconnect()
+
+    scenario()
+
+
 def test_a_client_that_missed_versions_gets_them_on_reconnect(player, castle):
     outcome = castle
     for _ in range(3):

@@ -122,10 +122,18 @@ function showResult() {
 }
 
 /** Draw `next` unless an equal or newer version is already shown (`force`: redraw an equal
- * one, to put cards back after a refusal). */
+ * one, to put cards back after a refusal). A hint asked in another tab comes as the same
+ * version with more hints: only the count changes. */
 function show(next, { force = false } = {}) {
   if (!next) return;
-  if (game && (next.move_number < game.move_number || (next.move_number === game.move_number && !force))) return;
+  if (game && next.move_number === game.move_number && !force) {
+    if ((next.counts?.hints ?? 0) > (game.counts.hints ?? 0)) {
+      game.counts.hints = next.counts.hints;
+      showControls();
+    }
+    return;
+  }
+  if (game && next.move_number < game.move_number) return;
   game = next;
   input.reset();
   keepFocus(board, () => renderBoard(board, game, variant));
