@@ -160,6 +160,15 @@ else:
             "NAME": BASE_DIR / "db.sqlite3",
         }
     }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # SQLite has no row locks (select_for_update does nothing): two moves on one game at once
+    # both read, and the second to write failed with "database is locked" (a 500) when it
+    # tried to upgrade its read lock. A transaction takes the write lock when it begins
+    # (IMMEDIATE), so actions on a game queue up one after the other, as on PostgreSQL; WAL
+    # lets pages read meanwhile.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20, "init_command": "PRAGMA journal_mode=WAL;"}
+    )
 
 # Redis lets several server processes share websocket groups; in-memory is one process only.
 # Redis's own publish/subscribe: a group message is one PUBLISH, which each process receives
