@@ -7,11 +7,29 @@ turns all of them into that body with a stable code, so clients branch on ``code
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from django.core.exceptions import PermissionDenied, RequestDataTooBig
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.conf import settings
+from django.core import signals
+from django.core.exceptions import (
+    BadRequest,
+    PermissionDenied,
+    RequestDataTooBig,
+    SuspiciousOperation,
+)
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponsePermanentRedirect,
+    JsonResponse,
+)
+from django.urls import Resolver404, resolve
+from django.utils.log import log_response
 from django.views import defaults
+from django.views.decorators.csrf import csrf_exempt
+from django.views.debug import SafeExceptionReporterFilter
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -100,6 +118,68 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
         message = "The request could not be read."
         return JsonResponse(error_body("bad_request", message), status=400)
     return defaults.bad_request(request, exception)
+
+
+@csrf_exempt  # it changes nothing; a CSRF refusal would be Django's HTML page
+def no_such_endpoint(request: HttpRequest) -> HttpResponse:
+    """Any /api/ path no route takes: the JSON 404, with DEBUG on too (where Django would
+    answer its HTML page listing the routes). A path that lacks only its final slash is sent
+    on for a read, and named in the message otherwise (a redirect would drop the body)."""
+    with_slash = request.path + "/"
+    if not request.path.endswith("/") and _is_endpoint(with_slash):
+        if request.method in ("GET", "HEAD"):
+            query = request.META.get("QUERY_STRING", "")
+            return HttpResponsePermanentRedirect(with_slash + (f"?{query}" if query else ""))
+        message = f"Not found. API paths end with a slash: {with_slash}"
+        return JsonResponse(error_body("not_found", message), status=404)
+    return not_found(request)
+
+
+def _is_endpoint(path: str) -> bool:
+    try:
+        return resolve(path).func is not no_such_endpoint
+    except Resolver404:
+        return False
+
+
+#: What Django answers itself, not as a server error.
+_CLIENT_ERRORS = (Http404, PermissionDenied, BadRequest, SuspiciousOperation)
+
+
+class ApiServerErrorMiddleware:
+    """Under /api/ a server error is the JSON body with DEBUG on too, not Django's debug page
+    (which shows a request's local variables: a game's hidden cards and seed among them). The
+    traceback goes to the log, as Django logs it; with DEBUG off Django answers the same
+    through ``server_error``."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not settings.DEBUG or not request.path.startswith("/api/"):
+            return None
+        if isinstance(exception, _CLIENT_ERRORS):
+            return None
+        signals.got_request_exception.send(sender=None, request=request)
+        response = server_error(request)
+        log_response(
+            f"{response.reason_phrase}: {request.path}",
+            response=response,
+            request=request,
+            exception=exception,
+        )
+        return response
+
+
+class HiddenCardsReporterFilter(SafeExceptionReporterFilter):
+    """Django's error reports (the debug page, error emails) show no local variables: a
+    game's state, its seed or a deal's cards may be among them (RULES.md, "Seeds")."""
+
+    def get_traceback_frame_variables(self, request: Any, tb_frame: Any) -> list[tuple[str, Any]]:
+        return [("(local variables)", "not shown: they may hold hidden cards")]
 
 
 # -- the error body, for the OpenAPI schema ------------------------------------------------

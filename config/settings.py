@@ -77,7 +77,11 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.api.ApiServerErrorMiddleware",
 ]
+
+# Error reports never show local variables (a game's hidden cards may be among them).
+DEFAULT_EXCEPTION_REPORTER_FILTER = "config.api.HiddenCardsReporterFilter"
 
 ROOT_URLCONF = "config.urls"
 

@@ -1,9 +1,10 @@
 """Root URL configuration."""
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from config.api import no_such_endpoint
 from config.views import health
 
 urlpatterns = [
@@ -20,6 +21,7 @@ urlpatterns = [
         name="api-docs",
     ),
     path("api/", include("games.urls")),
+    re_path(r"^api/", no_such_endpoint),  # a JSON 404, DEBUG or not
     path("", include("frontend.urls")),
 ]
 
