@@ -1,6 +1,6 @@
 """Websocket routes (Channels)."""
 
-from django.urls import path
+from django.urls import path, re_path
 
 from games import consumers, converters
 
@@ -12,4 +12,7 @@ websocket_urlpatterns = [
         "ws/leaderboards/daily/<date:date>/<slug:variant>/",
         consumers.LeaderboardConsumer.as_asgi(),
     ),
+    # Anything else (a mistyped path, a date that does not exist): closed with 4404, where
+    # Channels' router would fail the handshake with a server error.
+    re_path(r"", consumers.NoSuchStream.as_asgi()),
 ]

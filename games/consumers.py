@@ -79,7 +79,8 @@ class PatienceConsumer(AsyncJsonWebsocketConsumer):
     ) -> None:
         try:
             await super().receive(text_data, bytes_data, **kwargs)
-        except (ValueError, TypeError):  # not JSON: counts as a message, answered with nothing
+        # Not JSON (or nested too deep to read): counts as a message, answered with nothing.
+        except (ValueError, TypeError, RecursionError):
             if not self.flood.allows():
                 await self.close(code=TOO_MANY_MESSAGES)
 
@@ -274,3 +275,10 @@ class LeaderboardConsumer(PatienceConsumer):
         if getattr(self, "refresh", None) and not self.refresh.done():
             self.refresh.cancel()
         await super().disconnect(code)
+
+
+class NoSuchStream(PatienceConsumer):
+    """Any websocket path no route takes."""
+
+    async def connect(self) -> None:
+        await self.refuse(NOT_FOUND)

@@ -195,6 +195,73 @@ def test_a_connection_from_another_site_is_refused(player, castle):
     scenario()
 
 
+@pytest.mark.parametrize(
+    ("origin", "scheme", "accepted"),
+    [
+        (b"http://testserver", "ws", True),
+        (b"https://testserver", "wss", True),  # behind the TLS proxy
+        (b"http://testserver:8001", "ws", False),  # another service on the same host
+        (b"https://testserver", "ws", False),
+        (b"http://testserver", "wss", False),  # a plain-HTTP page, the site on HTTPS
+        (b"http://testserver.evil.example", "ws", False),
+        (b"null", "ws", False),
+    ],
+)
+def test_only_the_sites_own_pages_may_open_its_websockets(player, castle, origin, scheme, accepted):
+    headers = [(b"origin", origin), (b"host", b"testserver"), *session_headers(player)[1:]]
+
+    @async_to_sync
+    async def scenario():
+        communicator = WebsocketCommunicator(application, f"/ws/games/{castle.game.pk}/", headers)
+        communicator.scope["scheme"] = scheme
+        connected, _ = await communicator.connect(timeout=5)
+        assert connected is accepted
+        await communicator.disconnect()
+
+    scenario()
+
+
+def test_an_origin_in_csrf_trusted_origins_may_open_websockets(player, castle, settings):
+    settings.CSRF_TRUSTED_ORIGINS = ["https://play.testserver"]
+    headers = [(b"origin", b"https://play.testserver"), (b"host", b"testserver")]
+    headers += session_headers(player)[1:]
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "play.testserver"]
+
+    @async_to_sync
+    async def scenario():
+        ws, first = await connect(f"/ws/games/{castle.game.pk}/", headers)
+        assert first["type"] == "sync"
+        await ws.disconnect()
+
+    scenario()
+
+
+@pytest.mark.parametrize(
+    "path", ["/ws/nowhere/", "/ws/leaderboards/daily/2026-02-30/gold-mine/", "/ws/games/x/"]
+)
+def test_a_websocket_path_that_leads_nowhere_is_closed_with_4404(path):
+    @async_to_sync
+    async def scenario():
+        _, refused = await connect(path, [ORIGIN])
+        assert refused == 4404
+
+    scenario()
+
+
+def test_a_frame_nested_too_deep_to_read_is_ignored_like_any_other_junk(player, castle):
+    headers = session_headers(player)
+
+    @async_to_sync
+    async def scenario():
+        ws, _ = await connect(f"/ws/games/{castle.game.pk}/", headers)
+        await ws.send_to(text_data="[" * 100_000 + "]" * 100_000)
+        await ws.send_json_to({"type": "ping"})
+        assert await ws.receive_json_from(timeout=5) == {"type": "pong"}
+        await ws.disconnect()
+
+    scenario()
+
+
 def test_a_client_that_floods_is_disconnected_with_a_clear_code(player, castle, settings):
     settings.WEBSOCKET_MESSAGE_LIMIT = 5
     headers = session_headers(player)
