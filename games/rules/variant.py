@@ -88,15 +88,18 @@ class Variant:
             moves.append(DEAL)
         return moves
 
-    def apply(self, state: State, move: Move) -> State:
+    def apply(self, state: State, move: Move | dict[str, Any]) -> State:
         return self.play(state, move)[0]
 
-    def play(self, state: State, move: Move) -> tuple[State, list[Event]]:
-        """Apply ``move``: the new state and the automatic effects it caused, as events.
+    def play(self, state: State, move: Move | dict[str, Any]) -> tuple[State, list[Event]]:
+        """Apply ``move`` (a ``Move`` or its JSON notation): the new state and the automatic
+        effects it caused, as events.
 
         Raises ``IllegalMove`` (and changes nothing: states are immutable) when the move is
-        not allowed.
+        not allowed, or not a move at all (``malformed_move``).
         """
+        if not isinstance(move, Move):
+            move = notation.move_from_json(move)
         if self._is_won(state):
             raise IllegalMove("game_over", "The game is over: it has been won.")
         events: list[Event] = []

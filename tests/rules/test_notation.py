@@ -99,6 +99,16 @@ def test_a_move_of_the_wrong_shape_is_refused(data):
     assert refused.value.code == "malformed_move"
 
 
+def test_apply_takes_a_move_in_its_json_notation_as_well():
+    variant = get_variant("gold-mine")
+    state = variant.deal(1)
+    assert variant.apply(state, {"type": "deal"}) == variant.apply(state, DEAL)
+    for data in ({"type": "shuffle"}, "deal", None, ["deal"]):
+        with pytest.raises(IllegalMove) as refused:
+            variant.apply(state, data)
+        assert refused.value.code == "malformed_move"
+
+
 def test_a_pile_the_game_does_not_have_is_named_in_the_refusal():
     variant = get_variant("selective-castle")
     with pytest.raises(IllegalMove, match="'waste'") as refused:
