@@ -28,8 +28,8 @@ from django.http import (
 from django.urls import Resolver404, resolve
 from django.utils.log import log_response
 from django.views import defaults
-from django.views.decorators.csrf import csrf_exempt
 from django.views.debug import SafeExceptionReporterFilter
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
