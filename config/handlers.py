@@ -18,6 +18,7 @@ left idle, when there is one.
 from __future__ import annotations
 
 import asyncio
+import os
 from concurrent.futures import ThreadPoolExecutor
 from contextvars import ContextVar
 from typing import Any
@@ -65,6 +66,18 @@ class SyncChainASGIHandler(ASGIHandler):
                 self.idle_threads.append(thread)
             else:
                 thread.shutdown(wait=False)
+
+    def create_request(self, scope: dict[str, Any], body_file: Any) -> tuple[Any, Any]:
+        request, error = super().create_request(scope, body_file)
+        if request is not None and "CONTENT_LENGTH" not in request.META:
+            # A body sent in chunks comes without a Content-Length, and DRF reads a request
+            # without one as having no body at all ("variant: This field is required."); the
+            # size limit on bodies also goes by it.
+            size = body_file.seek(0, os.SEEK_END)
+            body_file.seek(0)
+            if size:
+                request.META["CONTENT_LENGTH"] = str(size)
+        return request, error
 
     async def get_response_async(self, request: HttpRequest) -> HttpResponseBase:
         # thread_sensitive: the request's own thread, where the request_started/finished

@@ -137,3 +137,53 @@ def test_idle_request_threads_are_kept_up_to_a_limit(
     [kept] = handler.idle_threads
     served_on = json.loads(asgi_get(handler, "/thread/")[1])["thread"]
     assert served_on in {thread.ident for thread in kept._threads}
+
+
+@async_to_sync
+async def asgi_post_in_chunks(
+    application: Any, path: str, chunks: list[bytes], headers: list
+) -> tuple[int, Any]:
+    """A POST whose body comes in pieces with no Content-Length (Transfer-Encoding: chunked)."""
+    scope = {
+        "type": "http",
+        "http_version": "1.1",
+        "method": "POST",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "headers": [(b"host", b"testserver"), (b"transfer-encoding", b"chunked"), *headers],
+    }
+    communicator = ApplicationCommunicator(application, scope)
+    for index, chunk in enumerate(chunks):
+        more = index < len(chunks) - 1
+        await communicator.send_input({"type": "http.request", "body": chunk, "more_body": more})
+    start = await communicator.receive_output(timeout=5)
+    body = b""
+    while True:
+        message = await communicator.receive_output(timeout=5)
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    await communicator.wait()
+    return start["status"], json.loads(body)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_body_sent_in_chunks_is_read_like_any_other() -> None:
+    from rest_framework.authtoken.models import Token
+
+    user = User.objects.create_user("chunky", password="x")
+    auth = [(b"authorization", f"Token {Token.objects.create(user=user).key}".encode())]
+    headers = [*auth, (b"content-type", b"application/json")]
+    handler = SyncChainASGIHandler()  # its request threads end with the test
+    try:
+        chunks = [b'{"variant": "gold', b'-mine", "seed": 3}']
+        status, body = asgi_post_in_chunks(handler, "/api/games/", chunks, headers)
+        assert status == 201, body
+        assert body["variant"] == "gold-mine"
+        chunks = [b"x" * 700_000] * 2
+        status, body = asgi_post_in_chunks(handler, "/api/games/", chunks, headers)
+        assert (status, body["error"]["code"]) == (400, "body_too_large")
+    finally:
+        for thread in handler.idle_threads:
+            thread.shutdown()
