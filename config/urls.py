@@ -26,5 +26,5 @@ urlpatterns = [
 ]
 
 handler400 = "config.api.bad_request"
-handler404 = "config.api.not_found"
+handler404 = "frontend.views.not_found"
 handler500 = "config.api.server_error"

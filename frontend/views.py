@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import ensure_csrf_cookie
 
+from config import api
 from frontend.games import GAMES
 from games import daily, selectors
 from games.models import Game
@@ -33,6 +34,14 @@ def _read_rules(slug: str) -> str:
 
 def _page(request: HttpRequest, template: str, **context: object) -> HttpResponse:
     return render(request, f"frontend/{template}", {"games": GAMES, **context})
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """Every 404 (``handler404``): the API's JSON under /api/, else a page with the site's
+    header and a way back."""
+    if request.path.startswith("/api/"):
+        return api.not_found(request, exception)
+    return render(request, "frontend/not_found.html", {"games": GAMES}, status=404)
 
 
 @ensure_csrf_cookie

@@ -59,6 +59,24 @@ def test_unknown_game_is_404(client: Client, path: str) -> None:
     assert client.get(path).status_code == 404
 
 
+@pytest.mark.django_db
+def test_a_page_that_is_not_there_or_not_yours_says_so_with_the_sites_header(
+    client: Client, django_user_model
+) -> None:
+    from games import services
+
+    owner = django_user_model.objects.create_user("owner", password="x")
+    game = services.create_game(user=owner, variant_slug="gold-mine").game
+    client.force_login(django_user_model.objects.create_user("visitor", password="x"))
+    for path in ("/no-such-page/", f"/play/{game.pk}/", "/rules/klondike/"):
+        response = client.get(path)
+        assert response.status_code == 404
+        page = response.content.decode()
+        assert 'class="site-header"' in page and "Back to the games" in page
+        assert "Grandfather" in page  # the header's rules menu lists the games
+    assert client.get("/api/no-such-endpoint/").json()["error"]["code"] == "not_found"
+
+
 def test_health(client: Client) -> None:
     response = client.get("/api/health/")
     assert response.status_code == 200
