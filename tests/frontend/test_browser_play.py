@@ -277,5 +277,7 @@ def test_a_ranked_attempt_offers_no_hint(site, page):
     open_game(page, site, answer["body"]["id"])
     expect(page.locator("#hint")).to_be_hidden()
     expect(page.locator("#undo")).to_be_hidden()
-    page.keyboard.press("h")
-    expect(page.locator("#message")).to_have_text("")
+    expect(page.locator("#help-undo-hint")).to_be_hidden()  # "U undoes, H suggests a move"
+    page.keyboard.press("h")  # says why nothing happens, as U does
+    expect(page.locator("#message")).to_have_text("Ranked games have no hints.")
+    expect(page.locator("#board .hinted, #board .hinted-target")).to_have_count(0)

@@ -99,6 +99,7 @@ function showControls() {
   $("hint").hidden = game.ranked;
   $("hint").disabled = game.ranked || over;
   $("undo").hidden = game.ranked;
+  $("help-undo-hint").hidden = game.ranked;
   // The server says whether it would take the last move back (not one that showed cards).
   $("undo").disabled = game.ranked || over || !game.can_undo;
   const undoNote = game.counts.moves
@@ -212,7 +213,8 @@ function showHint(move) {
 
 /** Ask the server for a move to try. It answers about the version shown, or refuses. */
 function askHint() {
-  if (game?.status !== "playing" || game.ranked || whenSignedOut()) return;
+  if (game?.ranked) return say("Ranked games have no hints.", "info");
+  if (game?.status !== "playing" || whenSignedOut()) return;
   queue = queue.then(async () => {
     try {
       const path = `/api/games/${gameId}/hint/`;
