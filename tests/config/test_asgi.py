@@ -23,18 +23,27 @@ async def asgi_get(application: Any, path: str) -> tuple[int, bytes]:
 
 
 async def asgi_get_async(application: Any, path: str) -> tuple[int, bytes]:
+    return await asgi_request(application, "GET", path, [b""], [])
+
+
+async def asgi_request(
+    application: Any, method: str, path: str, chunks: list[bytes], headers: list
+) -> tuple[int, bytes]:
+    """The status and body of one request, its body sent in ``chunks``."""
     # Not channels' HttpCommunicator: it rejects the body-less final message of streamed responses.
     scope = {
         "type": "http",
         "http_version": "1.1",
-        "method": "GET",
+        "method": method,
         "path": path,
         "raw_path": path.encode(),
         "query_string": b"",
-        "headers": [(b"host", b"testserver")],
+        "headers": [(b"host", b"testserver"), *headers],
     }
     communicator = ApplicationCommunicator(application, scope)
-    await communicator.send_input({"type": "http.request", "body": b""})
+    for index, chunk in enumerate(chunks):
+        more = index < len(chunks) - 1
+        await communicator.send_input({"type": "http.request", "body": chunk, "more_body": more})
     start = await communicator.receive_output(timeout=5)
     body = b""
     while True:
@@ -144,28 +153,9 @@ async def asgi_post_in_chunks(
     application: Any, path: str, chunks: list[bytes], headers: list
 ) -> tuple[int, Any]:
     """A POST whose body comes in pieces with no Content-Length (Transfer-Encoding: chunked)."""
-    scope = {
-        "type": "http",
-        "http_version": "1.1",
-        "method": "POST",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": b"",
-        "headers": [(b"host", b"testserver"), (b"transfer-encoding", b"chunked"), *headers],
-    }
-    communicator = ApplicationCommunicator(application, scope)
-    for index, chunk in enumerate(chunks):
-        more = index < len(chunks) - 1
-        await communicator.send_input({"type": "http.request", "body": chunk, "more_body": more})
-    start = await communicator.receive_output(timeout=5)
-    body = b""
-    while True:
-        message = await communicator.receive_output(timeout=5)
-        body += message.get("body", b"")
-        if not message.get("more_body"):
-            break
-    await communicator.wait()
-    return start["status"], json.loads(body)
+    chunked = [(b"transfer-encoding", b"chunked"), *headers]
+    status, body = await asgi_request(application, "POST", path, chunks, chunked)
+    return status, json.loads(body)
 
 
 @pytest.mark.django_db(transaction=True)
