@@ -44,3 +44,8 @@ application = ProtocolTypeRouter(
 reverse("health")  # builds the URL resolver's tables now, so they are frozen too
 gc.freeze()
 gc.set_threshold(700, 10, 100)
+
+# Unfinished ranked attempts of past days are closed now and after each midnight UTC.
+from games import day_closer  # noqa: E402
+
+day_closer.start()

@@ -255,6 +255,11 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
+# At midnight UTC (and as it starts) each server process closes the ranked daily attempts
+# left unfinished when their day ended (games.day_closer). Off: leave it to a scheduled
+# `manage.py close_days`.
+CLOSE_DAYS_IN_SERVER = env_bool("CLOSE_DAYS_IN_SERVER", True)
+
 # Leaderboards: how many ranked games a player needs to appear by win rate.
 LEADERBOARD_MIN_GAMES = int(os.environ.get("LEADERBOARD_MIN_GAMES", "5"))
 

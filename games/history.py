@@ -1,7 +1,8 @@
 """A game's history as the service keeps it: engine moves plus the service's own entries.
 
 Pure Python over the rules engine. An ``undo`` entry takes back the last move not yet taken
-back; a ``resign`` entry ends the game without changing the cards.
+back; a ``resign`` entry (the player gave up) and a ``close`` entry (a ranked daily attempt
+left unfinished when its day closed) end the game without changing the cards.
 """
 
 from __future__ import annotations
@@ -13,7 +14,10 @@ from games.rules import IllegalMove, ReplayError, State, Variant
 
 UNDO = "undo"
 RESIGN = "resign"
-SERVICE_ACTIONS = frozenset({UNDO, RESIGN})
+CLOSE = "close"
+#: Entries that end a game and leave the cards as they are.
+ENDINGS = frozenset({RESIGN, CLOSE})
+SERVICE_ACTIONS = frozenset({UNDO, *ENDINGS})
 
 
 def line_of_play(variant: Variant, seed: int, entries: Iterable[dict[str, Any]]) -> list[State]:
@@ -48,7 +52,7 @@ def _play_through(
             if len(line) == 1:
                 raise ReplayError(step, IllegalMove("nothing_to_undo", "There is no move to undo."))
             line.pop()
-        elif kind != RESIGN:
+        elif kind not in ENDINGS:
             try:
                 line.append(variant.apply(line[-1], variant.move_from_json(entry)))
             except IllegalMove as error:
@@ -64,7 +68,7 @@ def standing_entries(entries: Iterable[dict[str, Any]]) -> list[int]:
         if kind == UNDO:
             if standing:
                 standing.pop()
-        elif kind != RESIGN:
+        elif kind not in ENDINGS:
             standing.append(index)
     return standing
 

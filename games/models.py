@@ -69,6 +69,8 @@ class Game(models.Model):
         WON = "won"
         LOST = "lost"
         RESIGNED = "resigned"
+        #: A ranked daily attempt still in play when its day closed: it stands as it was left.
+        CLOSED = "closed", "Day closed"
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="games"

@@ -33,7 +33,7 @@ from django.utils import timezone
 
 from config.api import ApiError
 from games import daily
-from games.history import RESIGN, UNDO, last_move_can_be_undone, line_of_play
+from games.history import CLOSE, RESIGN, UNDO, last_move_can_be_undone, line_of_play
 from games.models import AuditLog, DailyChallenge, Game, GameFlag, Move
 from games.rules import VARIANTS, IllegalMove, ReplayError, State, Variant, get_variant
 
@@ -263,6 +263,9 @@ class Verification:
 
 
 HistoryRow = tuple[int, Any, Any, dt.datetime]
+#: The service's entries that end a game: the event each records and the status it leaves.
+ENDING_EVENTS = {RESIGN: "resigned", CLOSE: "day_closed"}
+ENDING_STATUS = {RESIGN: Game.Status.RESIGNED, CLOSE: Game.Status.CLOSED}
 
 
 def _history_rows(game: Game) -> list[HistoryRow]:
@@ -287,8 +290,8 @@ def _replay(
                 raise ReplayError(step, error)
             line.pop()
             yield line[-1], [{"type": "undone"}]
-        elif kind == RESIGN:
-            yield line[-1], [{"type": "resigned"}]
+        elif kind in ENDING_EVENTS:
+            yield line[-1], [{"type": ENDING_EVENTS[kind]}]
         else:
             try:
                 after, events = variant.play(line[-1], variant.move_from_json(entry))
@@ -343,8 +346,8 @@ def verification(game: Game, rows: list[HistoryRow] | None = None) -> Verificati
         if first_odd_events is not None:
             problem += f"; the recorded events first differ at step {first_odd_events}"
         return Verification(problem, first_odd_events or last)
-    resigned = bool(entries) and entries[-1].get("type") == RESIGN
-    expected = Game.Status.RESIGNED if resigned else variant.status(state)
+    ending = entries[-1].get("type") if entries and isinstance(entries[-1], dict) else None
+    expected = ENDING_STATUS.get(ending) or variant.status(state)
     if game.status != expected:
         return Verification(f"the stored status is {game.status}, the replay says {expected}", last)
     can_undo = (

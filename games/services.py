@@ -16,6 +16,7 @@ from django.utils import timezone
 from config.api import ApiError
 from games import daily, live, selectors, store
 from games.history import (
+    CLOSE,
     RESIGN,
     UNDO,
     line_of_play,
@@ -292,6 +293,38 @@ def resign_game(
         return _record(game, variant, state, {"type": RESIGN}, events, Game.Status.RESIGNED)
 
 
+def close_unfinished_attempts() -> list[int]:
+    """End every ranked daily attempt still in play whose day has closed: each stands as it
+    was left (status ``closed``, ranked by its progress) and its open pages are told at once.
+    Safe to run from several processes at once; the ids of the attempts this call closed."""
+    candidates = Game.objects.filter(
+        ranked=True, status=Game.Status.PLAYING, daily__date__lt=daily.today()
+    ).order_by("pk")
+    return [pk for pk in candidates.values_list("pk", flat=True) if close_attempt(game_id=pk)]
+
+
+def close_attempt(*, game_id: int) -> Outcome | None:
+    """Close one ranked daily attempt whose day is over, as a ``close`` entry of its history;
+    None when it is not one to close (any longer)."""
+    with transaction.atomic():
+        game = _lock_any_game(game_id)
+        closable = game.ranked and game.daily_id and daily.day_closed(game.daily.date)
+        if not closable or game.is_finished:
+            return None
+        variant = get_variant(game.deal.variant)
+        state = variant.state_from_json(game.state)
+        game.can_undo = False
+        return _record(
+            game,
+            variant,
+            state,
+            {"type": CLOSE},
+            [{"type": "day_closed"}],
+            Game.Status.CLOSED,
+            finished_at=daily.closes_at(game.daily.date),
+        )
+
+
 def _lock_game(user: AbstractBaseUser, game_id: int, expected_move_number: int | None) -> Game:
     """The player's game, locked until the transaction ends; 404 for anyone else's."""
     game = store.lock_game(game_id, user.pk)
@@ -332,16 +365,23 @@ def _record(
     payload: Any,
     events: list[dict[str, Any]],
     status: str,
+    *,
+    finished_at: dt.datetime | None = None,
 ) -> Outcome:
-    """Append one history entry and bring the snapshot up to date, in the caller's transaction."""
+    """Append one history entry and bring the snapshot up to date, in the caller's transaction.
+
+    An entry the player made counts as their last move (the leaderboards' time runs to it);
+    one the service makes on its own (``finished_at`` given) does not."""
     now = timezone.now()
     game.move_number += 1
     game.state = variant.state_to_json(state)
     game.cards_home = variant.cards_home(state)
     game.board_moves = state.move_number
     game.status = status
-    game.last_move_at = now
-    game.finished_at = now if status != Game.Status.PLAYING else None
+    if finished_at is None:
+        game.last_move_at = now
+        finished_at = now
+    game.finished_at = finished_at if status != Game.Status.PLAYING else None
     entry = {
         "game": game,
         "number": game.move_number,

@@ -3,6 +3,14 @@ import os
 import pytest
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # Importing config.asgi starts the day closer (games.day_closer): in this process it would
+    # write to the database behind the tests' backs. Its tests drive it directly.
+    from django.conf import settings
+
+    settings.CLOSE_DAYS_IN_SERVER = False
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _require_postgres() -> None:
     """Under CI (PATIENCE_REQUIRE_POSTGRES=1) a run on SQLite or without a database fails loudly."""

@@ -1,10 +1,15 @@
-"""The daily challenge's leaderboard page follows other players' attempts live."""
+"""The daily challenge's leaderboard page follows other players' attempts live; an attempt
+open when its day closes says so at once."""
 
 from __future__ import annotations
 
+import datetime as dt
+import os
 import re
+import threading
 
 import pytest
+from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from tests.frontend.browser_helpers import (
@@ -12,10 +17,13 @@ from tests.frontend.browser_helpers import (
     call_api,
     create_players,
     expect_move_number,
+    open_game,
+    release_connection,
     sign_in,
     tap_move,
     watch_errors,
 )
+from tests.games.helpers import daily_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -65,3 +73,39 @@ def test_the_daily_leaderboard_shows_another_players_attempt_move_by_move_withou
     assert watcher.evaluate("window.stillThisPage") is True
     expect(watcher.locator("#leaderboard tbody tr")).to_have_count(1)
     assert watcher_errors == [] and player_errors == []
+
+
+def test_an_attempt_open_when_its_day_closes_shows_the_day_closed_at_once(site, page):
+    """The page of an attempt still in play (of a day that has just ended, so moves are
+    already refused) turns into the result as the service closes the attempt."""
+    if not os.environ.get("REDIS_URL"):
+        pytest.skip("the close is made in this process and reaches the server through Redis")
+    from games import day_closer
+
+    yesterday = dt.datetime.now(dt.UTC).date() - dt.timedelta(days=1)
+    ada = get_user_model().objects.get(username="ada")
+    attempt = daily_game(ada, yesterday, "gold-mine", status="playing")
+    release_connection()
+    open_game(page, site, attempt.pk)
+    expect(page.locator("#badges")).not_to_contain_text("Day closed")
+
+    # The closer's pass, in a thread of its own as in a server (it closes its connection
+    # after): the live update is published after the commit with async_to_sync, which cannot
+    # run in this thread (Playwright's event loop is running in it).
+    closing = threading.Thread(target=day_closer.close_days_once)
+    closing.start()
+    closing.join()
+    release_connection()
+    expect(page.locator("#result")).to_be_visible()
+    expect(page.locator("#result-outcome")).to_have_text("Day closed")
+    expect(page.locator("#badges")).to_contain_text("Day closed")
+    expect(page.locator("#message")).to_have_text(
+        "The day closed at midnight UTC: your attempt stands as it was left."
+    )
+    expect(page.locator("#resign")).to_be_disabled()
+
+    page.goto(site + "/profile/")
+    page.locator('.segmented [data-status="closed"]').click()
+    expect(page.locator("#finished .game-row")).to_have_count(1)
+    expect(page.locator("#finished .game-row")).to_contain_text("day closed")
+    expect(page.locator("#in-progress .game-row")).to_have_count(0)

@@ -163,7 +163,7 @@ async function loadSaved() {
 function standing(challenge) {
   const attempt = challenge.your_attempt;
   if (attempt) {
-    const state = { playing: "In play", won: "Won", lost: "No moves left", resigned: "Resigned" }[attempt.status] ?? attempt.status;
+    const state = { playing: "In play", won: "Won", lost: "No moves left", resigned: "Resigned", closed: "Day closed" }[attempt.status] ?? attempt.status;
     const rank = attempt.rank ? `rank ${attempt.rank}` : "not ranked";
     return el("span", { class: `standing status-${attempt.status}` }, `${state} · ${rank} · ${plural(attempt.moves, "move")}`);
   }

@@ -22,11 +22,12 @@ let signedOut = null; // the server's message once this page's sign-in has ended
 
 const HINT_SHOWN_MS = 4000;
 
-const OUTCOMES = { won: "You won", lost: "No moves left", resigned: "Resigned" };
+const OUTCOMES = { won: "You won", lost: "No moves left", resigned: "Resigned", closed: "Day closed" };
 const NOTES = {
   run_removed: (e) => `A run of ${{ C: "clubs", D: "diamonds", H: "hearts", S: "spades" }[e.suit] ?? e.suit} went to the discard.`,
   base_rank_set: (e) => `The foundations start at ${e.rank === "T" ? "10" : e.rank}.`,
   undone: () => "Move taken back.",
+  day_closed: () => "The day closed at midnight UTC: your attempt stands as it was left.",
 };
 
 function say(text, kind = "error") {
@@ -63,7 +64,9 @@ function clock(seconds) {
 
 function elapsed() {
   if (!game) return 0;
-  const end = game.finished_at ? Date.parse(game.finished_at) : serverNow();
+  // A closed attempt's time, as its day's board ranks it, ran to the player's last move.
+  const stop = game.status === "closed" ? game.last_move_at ?? game.created_at : game.finished_at;
+  const end = stop ? Date.parse(stop) : serverNow();
   return (end - Date.parse(game.created_at)) / 1000;
 }
 
@@ -119,6 +122,8 @@ function showResult() {
   $("result-seed").hidden = game.seed === null || game.seed === undefined;
   $("result-seed").textContent = `Deal number ${game.seed}: enter it in the lobby to play this deal again.`;
   $("replay-link").href = `/replay/${game.id}/`;
+  // Closed by the service at midnight, not by a move here: say why the game is over.
+  if (game.status === "closed") say(NOTES.day_closed(), "info");
   if (!$("result").open) $("result").showModal();
 }
 

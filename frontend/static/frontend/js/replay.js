@@ -56,6 +56,8 @@ function describeMove(move, before) {
       return "Undo: the last move was taken back";
     case "resign":
       return "Resigned";
+    case "close":
+      return "The day closed: the attempt stands as it was left";
     default:
       return move.type;
   }
@@ -76,7 +78,7 @@ function describeEvent(event) {
     case "game_lost":
       return "no moves left: game lost";
     default:
-      return null; // "undone", "resigned": already said by the move itself
+      return null; // "undone", "resigned", "day_closed": already said by the entry itself
   }
 }
 

@@ -121,7 +121,7 @@ export function pileName(id, variant) {
   return `${kind} ${n + 1}`;
 }
 
-const STATUS_WORDS = { playing: "in play", won: "won", lost: "no moves left", resigned: "resigned" };
+const STATUS_WORDS = { playing: "in play", won: "won", lost: "no moves left", resigned: "resigned", closed: "day closed" };
 
 export function statusWord(status) {
   return STATUS_WORDS[status] || status;

@@ -1,0 +1,71 @@
+"""Closing each day's unfinished ranked attempts when the day ends, inside the server process.
+
+A ranked daily attempt can only be played on its own UTC day; one still in play at midnight
+stands as it was left (``services.close_unfinished_attempts``). Every server process runs one
+daemon thread that does this as the process starts (catching up on days that ended while the
+service was down) and then just after each midnight UTC. Processes racing on the same attempt
+are harmless: each attempt is closed in a transaction of its own, under its row lock, once.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import threading
+
+from django.conf import settings
+from django.db import close_old_connections, connections
+from django.utils import timezone
+
+logger = logging.getLogger("patience.day_closer")
+
+#: After midnight, so that every process agrees the day has changed before it looks.
+MARGIN_S = 1.0
+_started: threading.Thread | None = None
+_lock = threading.Lock()
+
+
+def seconds_until_next_day(now: dt.datetime) -> float:
+    """From ``now`` to the next midnight UTC, plus the margin."""
+    now = now.astimezone(dt.UTC)
+    midnight = dt.datetime.combine(now.date() + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC)
+    return (midnight - now).total_seconds() + MARGIN_S
+
+
+def close_days_once() -> list[int]:
+    """One pass, with this thread's database connections closed afterwards; errors are logged
+    (the next pass tries again), never raised into the thread."""
+    from games import services  # the apps are ready by the time the thread runs
+
+    try:
+        close_old_connections()
+        closed = services.close_unfinished_attempts()
+    except Exception:
+        logger.exception("closing the unfinished attempts of past days failed")
+        return []
+    finally:
+        connections.close_all()
+    if closed:
+        logger.info("closed %d unfinished ranked attempts of past days", len(closed))
+    return closed
+
+
+def run(stop: threading.Event) -> None:
+    """Close past days' attempts now, then after every midnight UTC, until ``stop`` is set."""
+    while not stop.is_set():
+        close_days_once()
+        stop.wait(seconds_until_next_day(timezone.now()))
+
+
+def start() -> threading.Thread | None:
+    """Start this process's closer (once), unless ``CLOSE_DAYS_IN_SERVER`` is off."""
+    global _started
+    if not settings.CLOSE_DAYS_IN_SERVER:
+        return None
+    with _lock:
+        if _started is None:
+            _started = threading.Thread(
+                target=run, args=(threading.Event(),), name="day-closer", daemon=True
+            )
+            _started.start()
+        return _started

@@ -1,0 +1,236 @@
+"""A ranked daily attempt still in play when its day closes: it stands as it was left.
+
+At midnight UTC the service closes it (status ``closed``, a ``close`` entry in its history),
+without changing its cards or its time, so the day's final ranking keeps it by its progress;
+its open pages hear of it at once, and it leaves the player's games in progress.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+import time
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+
+from games import daily, day_closer, services
+from games.live import game_group, leaderboard_group
+from games.models import Game
+from games.selectors import verification
+from tests.games.helpers import (
+    DailyClock,
+    GroupInbox,
+    assert_error,
+    client_for,
+    daily_game,
+    detail,
+    history,
+    make_user,
+    play,
+    start_daily,
+    unchanged,
+)
+
+DAY = dt.date(2031, 5, 10)
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> DailyClock:
+    return DailyClock(monkeypatch, DAY)
+
+
+def board(client: Any, date: dt.date = DAY, slug: str = "gold-mine") -> dict[str, Any]:
+    response = client.get(f"/api/leaderboards/daily/{date}/{slug}/")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def without_status(page: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in entry.items() if k != "status"} for entry in page["results"]]
+
+
+def games_listed(client: Any, status: str) -> list[int]:
+    response = client.get("/api/games/", {"status": status})
+    assert response.status_code == 200, response.content
+    return [game["id"] for game in response.json()["results"]]
+
+
+@pytest.mark.django_db
+def test_an_attempt_in_play_at_midnight_is_closed_as_it_was_left(clock: DailyClock) -> None:
+    client, rival = client_for(), client_for()
+    attempt = play(client, start_daily(client, DAY, "gold-mine")["id"], {"type": "deal"})
+    won_nothing = start_daily(rival, DAY, "gold-mine")
+    before = Game.objects.get(pk=attempt["id"])
+    ranking = board(client_for())
+
+    clock.advance()
+    assert services.close_unfinished_attempts() == sorted([attempt["id"], won_nothing["id"]])
+
+    closed = detail(client, attempt["id"])
+    assert closed["status"] == "closed"
+    assert closed["move_number"] == attempt["move_number"] + 1
+    assert closed["counts"]["moves"] == attempt["counts"]["moves"]
+    assert closed["legal_moves"] == []
+    last = history(client, attempt["id"])[-1]
+    assert last["move"] == {"type": "close"} and last["events"] == [{"type": "day_closed"}]
+
+    game = Game.objects.get(pk=attempt["id"])
+    assert game.state == before.state and game.cards_home == before.cards_home
+    # The attempt's time runs to the player's last move, not to midnight.
+    assert game.last_move_at == before.last_move_at
+    assert game.finished_at == daily.closes_at(DAY)
+    assert verification(game).ok
+    # The final ranking is the one the day closed on; only the word "in play" changed.
+    final = board(client_for())
+    assert without_status(final) == without_status(ranking)
+    assert {entry["status"] for entry in final["results"]} == {"closed"}
+
+
+@pytest.mark.django_db
+def test_closing_leaves_alone_what_is_not_a_past_days_attempt_in_play(clock: DailyClock) -> None:
+    player = make_user()
+    client = client_for(player)
+    finished = start_daily(client, DAY, "gold-mine")
+    client.post(f"/api/games/{finished['id']}/resign/", format="json")
+    today = start_daily(client, DAY, "selective-castle")
+    casual = daily_game(player, DAY - dt.timedelta(days=1), "gold-mine", ranked=False)
+    plain = client.post("/api/games/", {"variant": "gold-mine"}, format="json").json()
+
+    assert services.close_unfinished_attempts() == []
+    clock.advance()
+    closed = services.close_unfinished_attempts()
+    assert closed == [today["id"]]
+    assert services.close_unfinished_attempts() == []  # once only
+    statuses = dict(Game.objects.values_list("pk", "status"))
+    assert statuses[finished["id"]] == "resigned"
+    assert statuses[casual.pk] == statuses[plain["id"]] == "playing"
+    assert Game.objects.get(pk=today["id"]).move_number == 1
+
+
+@pytest.mark.django_db
+def test_a_closed_attempt_refuses_every_action_and_changes_nothing(clock: DailyClock) -> None:
+    client = client_for()
+    attempt = start_daily(client, DAY, "gold-mine")
+    clock.advance()
+    services.close_unfinished_attempts()
+    for action, body in (
+        ("moves", {"move": {"type": "deal"}}),
+        ("resign", {}),
+        ("undo", {}),
+        ("hint", {}),
+    ):
+        with unchanged(client, attempt["id"]):
+            url = f"/api/games/{attempt['id']}/{action}/"
+            assert_error(client.post(url, body, format="json"), 409)
+
+
+@pytest.mark.django_db
+def test_a_closed_attempt_leaves_the_games_in_progress_and_counts_as_played_not_won(
+    clock: DailyClock,
+) -> None:
+    client = client_for()
+    attempt = start_daily(client, DAY, "gold-mine")
+    assert games_listed(client, "playing") == [attempt["id"]]
+    clock.advance()
+    services.close_unfinished_attempts()
+
+    assert games_listed(client, "playing") == []
+    assert games_listed(client, "closed") == [attempt["id"]]
+    stats = {row["variant"]: row for row in client.get("/api/me/stats/").json()}["gold-mine"]
+    assert (stats["played"], stats["won"], stats["current_streak"]) == (1, 0, 0)
+    overview = client.get("/api/daily/", {"date": DAY.isoformat()}).json()
+    (gold_mine,) = [c for c in overview["challenges"] if c["variant"] == "gold-mine"]
+    assert gold_mine["your_attempt"]["status"] == "closed"
+
+
+@pytest.mark.django_db
+def test_verification_knows_a_close_entry_and_catches_a_status_that_disagrees(
+    clock: DailyClock,
+) -> None:
+    client = client_for()
+    attempt = start_daily(client, DAY, "grandfathers-clock")
+    clock.advance()
+    services.close_unfinished_attempts()
+    Game.objects.filter(pk=attempt["id"]).update(status="playing")
+    found = verification(Game.objects.get(pk=attempt["id"]))
+    assert found.problem == "the stored status is playing, the replay says closed"
+
+
+@pytest.mark.django_db
+def test_the_close_days_command_closes_them_and_says_how_many(
+    clock: DailyClock, capsys: pytest.CaptureFixture[str]
+) -> None:
+    attempt = start_daily(client_for(), DAY, "blondes-and-brunettes")
+    clock.advance()
+    call_command("close_days")
+    out = capsys.readouterr().out
+    assert f"game {attempt['id']}: closed" in out
+    assert "1 unfinished ranked attempts of past days closed." in out
+    assert Game.objects.get(pk=attempt["id"]).status == "closed"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_players_open_pages_and_the_days_board_hear_of_it_at_once(
+    clock: DailyClock, settings: Any
+) -> None:
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    attempt = start_daily(client_for(), DAY, "gold-mine")
+    inbox = GroupInbox()
+    inbox.join(game_group(attempt["id"]))
+    inbox.join(leaderboard_group(DAY, "gold-mine"))
+    clock.advance()
+    services.close_unfinished_attempts()
+    messages = inbox.received()
+    [update] = [m for m in messages if m["type"] == "game.update"]
+    assert update["game"]["status"] == "closed"
+    assert update["game"]["events"] == [{"type": "day_closed"}]
+    assert update["game"]["move_number"] == 1
+    assert [m["type"] for m in messages].count("leaderboard.changed") == 1
+
+
+# -- the closer inside each server process ----------------------------------------------------
+
+
+def test_the_closer_wakes_just_after_each_midnight_utc() -> None:
+    evening = dt.datetime(2031, 5, 10, 23, 59, 30, tzinfo=dt.UTC)
+    assert day_closer.seconds_until_next_day(evening) == 30 + day_closer.MARGIN_S
+    elsewhere = evening.astimezone(dt.timezone(dt.timedelta(hours=5)))
+    assert day_closer.seconds_until_next_day(elsewhere) == 30 + day_closer.MARGIN_S
+    midnight = dt.datetime(2031, 5, 11, tzinfo=dt.UTC)
+    assert day_closer.seconds_until_next_day(midnight) == 24 * 3600 + day_closer.MARGIN_S
+
+
+def test_the_closer_does_not_start_where_it_is_switched_off(settings: Any) -> None:
+    settings.CLOSE_DAYS_IN_SERVER = False
+    assert day_closer.start() is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_closer_thread_closes_past_days_as_it_starts(clock: DailyClock) -> None:
+    attempt = start_daily(client_for(), DAY, "gold-mine")
+    clock.advance()
+    stop = threading.Event()
+    thread = threading.Thread(target=day_closer.run, args=(stop,), daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while Game.objects.get(pk=attempt["id"]).status != "closed":
+            assert time.monotonic() < deadline, "the closer did not close the attempt"
+            time.sleep(0.05)
+    finally:
+        stop.set()
+        thread.join(5)
+    assert not thread.is_alive()
+
+
+def test_a_failing_pass_is_logged_and_the_closer_goes_on(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken() -> list[int]:
+        raise RuntimeError("database down")
+
+    monkeypatch.setattr(services, "close_unfinished_attempts", broken)
+    assert day_closer.close_days_once() == []
+    assert "closing the unfinished attempts of past days failed" in caplog.text
