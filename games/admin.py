@@ -528,7 +528,7 @@ def duration_text(ms: float) -> str:
 def move_text(payload: Any) -> str:
     if isinstance(payload, dict):
         kind = payload.get("type")
-        if kind in ("deal", "undo", "resign") and len(payload) == 1:
+        if kind in ("deal", "undo", "resign", "close") and len(payload) == 1:
             return kind
         if kind == "move":
             count = payload.get("count", 1)
