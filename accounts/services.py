@@ -18,12 +18,14 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ValidationError
 
 from accounts.live import SignOut, schedule_sign_out, session_tag
+from accounts.models import UserSession
 from accounts.selectors import username_is_taken
 from accounts.throttling import LoginGuard
 from config.api import ApiError
@@ -228,3 +230,17 @@ def revoke_token(*, user: AbstractUser) -> None:
     with transaction.atomic():
         Token.objects.filter(user=user).delete()
         schedule_sign_out(user.pk, SignOut(sessions=False))
+
+
+def sign_out_other_sessions(*, user: AbstractUser, current_session: str | None) -> int:
+    """End every browser session of the account but ``current_session`` (all of them for a
+    script), with their live connections: "Sign out of other devices". The API token stays
+    (``revoke_token`` ends it). The number of sessions that were still signed in."""
+    with transaction.atomic():
+        others = UserSession.objects.filter(user=user).exclude(session_key=current_session or "")
+        ended = others.filter(expire_date__gt=timezone.now()).count()
+        others.delete()
+        schedule_sign_out(
+            user.pk, SignOut(tokens=False, except_session=session_tag(current_session))
+        )
+    return ended

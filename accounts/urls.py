@@ -11,6 +11,7 @@ urlpatterns = [
     path("register/", views.RegisterView.as_view(), name="register"),
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", views.LogoutView.as_view(), name="logout"),
+    path("logout/others/", views.LogoutOthersView.as_view(), name="logout-others"),
     path("me/", views.MeView.as_view(), name="me"),
     path("password/", views.PasswordChangeView.as_view(), name="password"),
     path("password/reset/", views.PasswordResetView.as_view(), name="password-reset"),

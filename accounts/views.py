@@ -17,8 +17,8 @@ from django.contrib.auth import login, logout, update_session_auth_hash
 from django.middleware.csrf import get_token
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
-from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import status
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -119,6 +119,25 @@ class LogoutView(APIView):
     def post(self, request: Request) -> Response:
         logout(request)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class LogoutOthersView(APIView):
+    @extend_schema(
+        tags=TAGS,
+        summary="Sign out of other devices: end every other session (the API token stays)",
+        request=None,
+        responses={
+            200: inline_serializer("SessionsEnded", {"ended": serializers.IntegerField()}),
+            401: NOT_SIGNED_IN,
+        },
+    )
+    def post(self, request: Request) -> Response:
+        by_session = isinstance(request.successful_authenticator, SessionAuthentication)
+        ended = services.sign_out_other_sessions(
+            user=request.user,
+            current_session=request.session.session_key if by_session else None,
+        )
+        return Response({"ended": ended})
 
 
 class MeView(APIView):

@@ -80,6 +80,9 @@ MIDDLEWARE = [
     "config.api.ApiServerErrorMiddleware",
 ]
 
+# Database sessions that know their account: "Sign out of other devices" ends them by account.
+SESSION_ENGINE = "accounts.sessions"
+
 # Error reports never show local variables (a game's hidden cards may be among them).
 DEFAULT_EXCEPTION_REPORTER_FILTER = "config.api.HiddenCardsReporterFilter"
 

@@ -75,6 +75,7 @@ def test_schema_documents_the_accounts_endpoints() -> None:
         ("/api/auth/register/", "post"),
         ("/api/auth/login/", "post"),
         ("/api/auth/logout/", "post"),
+        ("/api/auth/logout/others/", "post"),
         ("/api/auth/me/", "get"),
         ("/api/auth/me/", "patch"),
         ("/api/auth/me/", "delete"),

@@ -283,3 +283,23 @@ def test_which_sign_ins_a_sign_out_ends(sign_out, ends_token, ends_this, ends_ot
 def test_no_session_key_travels_in_a_sign_out_message():
     message = SignOut(except_session=session_tag("secret-session-key")).message()
     assert "secret-session-key" not in json.dumps(message)
+
+
+def test_signing_out_of_other_devices_ends_their_connections_and_keeps_this_ones(ada, game):
+    here, here_headers = browser()
+    _, other_headers = browser()
+    script_headers = token_headers(here)
+
+    async def scenario() -> None:
+        this_tab = await watch(game, here_headers)
+        other_device = await watch(game, other_headers)
+        script = await watch(game, script_headers)
+        response = await sync_to_async(post)(here, "logout-others")
+        assert response.json() == {"ended": 1}
+        await assert_signed_out(other_device)
+        await sync_to_async(services.play_move)(user=ada, game_id=game, move={"type": "deal"})
+        for still_open in (this_tab, script):
+            assert (await still_open.receive_json_from(timeout=5))["type"] == "update"
+            await still_open.disconnect()
+
+    run(scenario)

@@ -101,3 +101,40 @@ def test_login_switches_the_session_to_the_new_user(
 
     assert login(signed_in, username="grace").status_code == 200
     assert signed_in.get(url("me")).json()["username"] == "grace"
+
+
+def test_signing_out_of_other_devices_ends_every_other_session_and_keeps_this_one(
+    ada: User, django_user_model
+) -> None:
+    here, laptop, phone, someone_else = Client(), Client(), Client(), Client()
+    for client in (here, laptop, phone):
+        assert login(client).status_code == 200
+    django_user_model.objects.create_user("bob", password=PASSWORD)
+    assert login(someone_else, "bob").status_code == 200
+    token = post(Client(), "token", {"username": "ada", "password": PASSWORD}).json()["token"]
+
+    response = post(here, "logout-others")
+
+    assert response.status_code == 200 and response.json() == {"ended": 2}
+    assert here.get(url("me")).status_code == 200
+    assert_error(laptop.get(url("me")), 401, "not_authenticated")
+    assert_error(phone.get(url("me")), 401, "not_authenticated")
+    assert someone_else.get(url("me")).json()["username"] == "bob"
+    # The API token is not a device session: it has its own revoke.
+    assert Client().get(url("me"), HTTP_AUTHORIZATION=f"Token {token}").status_code == 200
+    assert post(here, "logout-others").json() == {"ended": 0}
+
+
+def test_signing_out_of_other_devices_needs_a_sign_in(client: Client) -> None:
+    assert_error(post(client, "logout-others"), 401, "not_authenticated")
+
+
+def test_a_script_signing_out_of_other_devices_ends_every_browser_session(ada: User) -> None:
+    browser = Client()
+    assert login(browser).status_code == 200
+    token = post(Client(), "token", {"username": "ada", "password": PASSWORD}).json()["token"]
+
+    response = post(Client(), "logout-others", HTTP_AUTHORIZATION=f"Token {token}")
+
+    assert response.json() == {"ended": 1}
+    assert_error(browser.get(url("me")), 401, "not_authenticated")

@@ -217,3 +217,28 @@ def test_signing_out_in_one_tab_ends_the_game_tab_with_a_way_back(
     game_tab.wait_for_url(f"{site}/play/{game_id}/")
     expect(game_tab.locator("#live")).to_have_attribute("data-state", "open")
     assert errors == []
+
+
+def test_signing_out_of_other_devices_from_the_account_page(site, new_context, django_user_model):
+    create_players(django_user_model, "lovelace")
+    laptop, phone = new_context().new_page(), new_context().new_page()
+    errors = {"laptop": watch_errors(laptop), "phone": watch_errors(phone)}
+    sign_in(phone, site, "lovelace")
+    game_id = start_game(phone, "gold-mine", seed=11)
+    release_connection()
+    open_game(phone, site, game_id)
+    sign_in(laptop, site, "lovelace")
+
+    laptop.goto(site + "/account/")
+    laptop.locator("#account-signout-others").click()
+    expect(laptop.locator("#signout-others-message")).to_have_text("Signed out of 1 other session.")
+    expect(phone.locator("#live")).to_have_text("Signed out")
+    expect(phone.locator("#message")).to_contain_text("You have been signed out")
+    # This device stays signed in; asking again finds nobody else.
+    laptop.reload()
+    expect(laptop.locator("html")).to_have_attribute("data-user", "lovelace")
+    laptop.locator("#account-signout-others").click()
+    expect(laptop.locator("#signout-others-message")).to_have_text(
+        "You were not signed in anywhere else."
+    )
+    assert errors == {"laptop": [], "phone": []}

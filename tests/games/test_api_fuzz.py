@@ -26,7 +26,6 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import schemathesis
 from django.contrib.auth import get_user_model
-from django.contrib.sessions.models import Session
 from django.core.cache import cache
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections, transaction
@@ -36,6 +35,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 from werkzeug.test import Client as WSGIClient
 
+from accounts.models import UserSession
 from config.wsgi import application
 from games import daily
 from games.models import AuditLog, DailyChallenge, Deal, Game, GameFlag, IdempotencyRecord, Move
@@ -198,7 +198,17 @@ def error_body(ctx: Any, response: Any, case: Any) -> bool | None:
     return True
 
 
-MODELS = [Deal, DailyChallenge, Game, Move, IdempotencyRecord, GameFlag, AuditLog, Token, Session]
+MODELS = [
+    Deal,
+    DailyChallenge,
+    Game,
+    Move,
+    IdempotencyRecord,
+    GameFlag,
+    AuditLog,
+    Token,
+    UserSession,
+]
 
 
 def database() -> dict[str, list[dict[str, Any]]]:

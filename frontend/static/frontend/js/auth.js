@@ -204,6 +204,22 @@ function initSignout(button) {
   });
 }
 
+function initSignoutOthers(button) {
+  const message = document.getElementById("signout-others-message");
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      const { ended } = await api("POST", "/api/auth/logout/others/");
+      const text = ended === 0 ? "You were not signed in anywhere else." : `Signed out of ${ended === 1 ? "1 other session" : `${ended} other sessions`}.`;
+      say(message, text, "info");
+    } catch (error) {
+      say(message, errorText(error), "error");
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
 /** Rewrite links to the other auth page so they carry the same `next`. */
 function carryNext(form) {
   const next = safeNext(form.dataset.next);
@@ -233,3 +249,5 @@ for (const [id, init] of Object.entries(forms)) {
 }
 const signout = document.getElementById("account-signout");
 if (signout) initSignout(signout);
+const signoutOthers = document.getElementById("account-signout-others");
+if (signoutOthers) initSignoutOthers(signoutOthers);
