@@ -116,6 +116,16 @@ def test_the_replay_page_steps_through_a_finished_game(site, page):
     expect(page.locator("#step-entry")).to_contain_text(f"Move {last}: Resigned")
     assert snapshot(page) == at_end
 
+    # With the history list just opened (its summary has focus), the keys still step.
+    page.locator("#history summary").click()
+    expect(page.locator("#history-list li")).to_have_count(last)
+    page.keyboard.press("Home")
+    expect(step).to_have_text(f"Step 0 of {last}")
+    page.keyboard.press("ArrowRight")
+    expect(step).to_have_text(f"Step 1 of {last}")
+    page.keyboard.press(" ")  # Space on the summary closes the list again
+    expect(page.locator("#history")).not_to_have_attribute("open", "")
+
 
 def test_double_clicking_a_card_sends_it_to_a_foundation(site, page):
     line = Line("grandfathers-clock", 1)

@@ -194,7 +194,9 @@ function ours(event) {
   if (!game || event.altKey || event.ctrlKey || event.metaKey || !(event.key in KEYS)) return false;
   const target = event.target;
   if (target === scrubber && event.key !== " ") return false; // the slider moves by itself
-  return !target.closest?.("input, textarea, select, [contenteditable], summary");
+  // Space opens or closes the history list when its summary has focus; the arrows still step.
+  if (event.key === " " && target.closest?.("summary")) return false;
+  return !target.closest?.("input, textarea, select, [contenteditable]");
 }
 
 document.addEventListener("keydown", (event) => {
