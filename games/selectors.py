@@ -584,13 +584,28 @@ RESULT_FIELDS = ("status", "won", "cards_home", "board_moves", "duration")  # wh
 LEADERBOARD_FIELDS = ("owner_id", "owner__username", *RESULT_FIELDS)
 
 
+def no_such_page(page: int, pages: int) -> ApiError:
+    """A page after the last one (the games list and the leaderboards answer it alike)."""
+    message = f"There is no page {page}: the last is page {pages}."
+    return ApiError("not_found", message, 404, pages=pages)
+
+
+def page_start(count: int, page: int, size: int) -> tuple[int, int]:
+    """The first row of ``page`` and how many pages ``count`` rows fill (page 1 of none is a
+    page, empty); a page after the last one is ``no_such_page``."""
+    pages = max(1, -(-count // size))
+    if page > pages:
+        raise no_such_page(page, pages)
+    return (page - 1) * size, pages
+
+
 def daily_leaderboard(
     date: dt.date, variant: str, user: AbstractBaseUser | None, *, page: int = 1, size: int = 50
 ) -> dict[str, Any]:
     """One page of the day's ranking, with the signed-in player's own entry wherever it is."""
     attempts = ranked_attempts(date, variant)
     count = attempts.count()
-    start = (page - 1) * size
+    start, pages = page_start(count, page, size)
     rows = attempts.values(*LEADERBOARD_FIELDS)[start : start + size]
     me = None
     if user is not None and user.is_authenticated:
@@ -603,7 +618,7 @@ def daily_leaderboard(
         "variant": variant,
         "count": count,
         "page": page,
-        "pages": max(1, -(-count // size)),
+        "pages": pages,
         "results": [_entry(start + i + 1, row) for i, row in enumerate(rows)],
         "me": me,
     }
@@ -662,13 +677,13 @@ def alltime_leaderboard(variant: str, *, page: int = 1, size: int = 50) -> dict[
         .order_by("-wins", "-win_rate", F("best_time").asc(nulls_last=True), "owner__username")
     )
     count = players.count()
-    start = (page - 1) * size
+    start, pages = page_start(count, page, size)
     return {
         "variant": variant,
         "min_games": minimum,
         "count": count,
         "page": page,
-        "pages": max(1, -(-count // size)),
+        "pages": pages,
         "results": [
             {
                 "rank": start + i + 1,

@@ -10,6 +10,12 @@ from games.rules import MAX_SEED
 MAX_PAGE = 1_000_000
 
 
+def whole_number(message: str) -> dict[str, str]:
+    """One message for every way an IntegerField refuses a value (not a whole number, too
+    small, too big, a string of digits too long to read), in place of DRF's wording."""
+    return dict.fromkeys(("invalid", "min_value", "max_value", "max_string_length"), message)
+
+
 class NewGameInput(serializers.Serializer):
     variant = serializers.ChoiceField(choices=VARIANT_CHOICES)
     seed = serializers.IntegerField(
@@ -150,7 +156,13 @@ class DailyQuery(serializers.Serializer):
 
 class PageQuery(serializers.Serializer):
     # A bound keeps the rows skipped within what the database can count.
-    page = serializers.IntegerField(min_value=1, max_value=MAX_PAGE, required=False, default=1)
+    page = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_PAGE,
+        required=False,
+        default=1,
+        error_messages=whole_number(f"A page number is a whole number from 1 to {MAX_PAGE}."),
+    )
 
 
 class AttemptSummarySerializer(serializers.Serializer):

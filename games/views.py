@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.core.paginator import EmptyPage, Paginator
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.pagination import PageNumberPagination
@@ -69,6 +70,22 @@ class VariantListView(APIView):
         return Response(selectors.variant_catalogue())
 
 
+class _Paginator(Paginator):
+    def validate_number(self, number: Any) -> int:
+        try:
+            return super().validate_number(number)
+        except EmptyPage:
+            if int(number) < 1:
+                raise
+            raise selectors.no_such_page(int(number), self.num_pages) from None
+
+
+class GamePages(PageNumberPagination):
+    """DRF's pages of 20, with the leaderboards' 404 for a page after the last one."""
+
+    django_paginator_class = _Paginator
+
+
 class GameListView(APIView):
     @extend_schema(
         summary="Your games, newest first",
@@ -79,7 +96,7 @@ class GameListView(APIView):
     def get(self, request: Request) -> Response:
         filters = valid(GameFilter, request.query_params)
         valid(PageQuery, request.query_params)  # a page past the last one is the paginator's 404
-        paginator = PageNumberPagination()
+        paginator = GamePages()
         page = paginator.paginate_queryset(
             selectors.own_games(request.user, **filters), request, view=self
         )

@@ -229,6 +229,43 @@ def test_the_days_ranking_is_paginated_with_my_entry_wherever_it_is(clock: Daily
     assert (top["rank"], top["user"]) == (1, "p00"), "my entry even when on another page"
     assert board(client_for(), "selective-castle")["me"] is None, "no attempt, no entry"
     assert board(anonymous_client(), "selective-castle", page=2)["me"] is None
+    past = me.get(f"/api/leaderboards/daily/{DAY}/selective-castle/", {"page": 3})
+    assert assert_error(past, 404, "not_found")["pages"] == 2
+
+
+def test_a_page_past_the_last_is_not_found_as_on_the_games_list(clock: DailyClock) -> None:
+    """Page 1 of an empty board is a page; a page after the last one is a 404, as GET
+    /api/games/ answers, naming the last page (as ``pages``) for a client to go to."""
+    client = client_for()
+    daily_game(make_user(), DAY, "gold-mine", cards_home=3)
+    games_list = assert_error(client.get("/api/games/", {"page": 999}), 404, "not_found")
+    assert games_list["pages"] == 1
+    assert games_list["message"] == "There is no page 999: the last is page 1."
+    boards = [f"/api/leaderboards/daily/{DAY}/gold-mine/", "/api/leaderboards/gold-mine/"]
+    for url in boards:
+        assert client.get(url, {"page": 1}).status_code == 200
+        assert assert_error(client.get(url, {"page": 999}), 404, "not_found") == games_list
+        assert assert_error(client.get(url, {"page": 2}), 404, "not_found")["pages"] == 1
+    empty = f"/api/leaderboards/daily/{DAY}/selective-castle/"
+    assert board(client, "selective-castle")["results"] == []
+    assert_error(client.get(empty, {"page": 2}), 404, "not_found")
+
+
+def test_a_page_that_is_not_a_page_number_gets_the_games_lists_clear_error(
+    clock: DailyClock,
+) -> None:
+    client = client_for()
+    urls = [
+        "/api/games/",
+        f"/api/leaderboards/daily/{DAY}/gold-mine/",
+        "/api/leaderboards/gold-mine/",
+    ]
+    message = "A page number is a whole number from 1 to 1000000."
+    for page in ("0", "-1", "x", "1.5", "1000001"):
+        errors = [assert_error(client.get(url, {"page": page}), 400, "invalid") for url in urls]
+        assert errors[0] == errors[1] == errors[2]
+        assert errors[0]["fields"] == {"page": [message]}
+        assert errors[0]["message"] == f"page: {message}"
 
 
 def test_excluded_attempts_replays_and_other_boards_stay_off_the_ranking(
