@@ -312,6 +312,28 @@ def test_a_name_on_the_leaderboards_leads_to_the_players_public_profile(
     expect(link).to_have_attribute("href", "/players/ada/")
 
 
+def test_a_page_after_the_last_one_shows_the_last_one_instead(site, page):
+    """An old link to a leaderboard page, or a list of games that shrank since it was drawn:
+    the API answers 404 with the last page's number, and the page shows that one."""
+    page.goto(f"{site}/leaderboards/?game=gold-mine&page=999")
+    expect(page).to_have_url(re.compile(r"/leaderboards/\?game=gold-mine$"))
+    expect(page.locator("#leaderboard-panel")).not_to_have_attribute("aria-busy", "true")
+    expect(page.locator("#leaderboard-empty")).to_be_visible()
+    expect(page.locator("#leaderboard-message")).to_be_hidden()
+    expect(page.locator("#prev-page")).to_be_hidden()
+
+    ids = [start_game(page, "selective-castle", seed) for seed in range(21)]
+    page.goto(site + "/profile/")
+    expect(page.locator("#in-progress-page")).to_have_text("Page 1 of 2")
+    for game_id in ids[:2]:  # in another tab, say: 19 games in progress, one page
+        resign_via_api(page, game_id)
+    page.locator("#in-progress-next").click()
+    expect(page.locator("#in-progress li[data-game-id]")).to_have_count(19)
+    expect(page.locator("#in-progress-page")).to_have_text("")
+    expect(page.locator("#in-progress-next")).to_be_hidden()
+    expect(page.locator("#profile-message")).to_be_hidden()
+
+
 def test_changing_the_password_shows_a_wrong_old_password_then_succeeds(
     site, page, django_user_model
 ):

@@ -14,13 +14,14 @@ const next = document.getElementById("next-page");
 const pageInfo = document.getElementById("page-info");
 
 const slugs = tabs.map((tab) => tab.dataset.variant);
+const MAX_PAGE = 1000000; // the API's highest page number
 let current = { variant: slugs[0], page: 1 };
 let ticket = 0;
 
 function fromUrl() {
   const params = new URLSearchParams(window.location.search);
   const variant = slugs.includes(params.get("game")) ? params.get("game") : slugs[0];
-  const page = Math.max(1, Number.parseInt(params.get("page"), 10) || 1);
+  const page = Math.min(Math.max(1, Number.parseInt(params.get("page"), 10) || 1), MAX_PAGE);
   return { variant, page };
 }
 
@@ -71,7 +72,15 @@ async function show(state) {
     next.hidden = board.page >= board.pages;
     pageInfo.textContent = board.pages > 1 ? `Page ${board.page} of ${board.pages}` : "";
   } catch (error) {
-    if (mine === ticket) say(message, errorText(error), "error");
+    if (mine !== ticket) return;
+    if (error.code === "not_found" && error.pages >= 1 && state.page > error.pages) {
+      // The board has fewer pages than asked for (an old link, or players left it): its last.
+      const last = { ...state, page: error.pages };
+      window.history.replaceState({}, "", toUrl(last));
+      show(last);
+      return;
+    }
+    say(message, errorText(error), "error");
   } finally {
     if (mine === ticket) panel.removeAttribute("aria-busy");
   }

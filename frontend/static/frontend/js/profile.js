@@ -77,7 +77,10 @@ function gameList(prefix, query) {
       const pages = Math.max(1, Math.ceil(data.count / 20));
       info.textContent = pages > 1 ? `Page ${page} of ${pages}` : "";
     } catch (error) {
-      if (mine === ticket) report(error);
+      if (mine !== ticket) return;
+      // Games finished or started elsewhere since this page was drawn: go to the last page.
+      if (error.code === "not_found" && error.pages >= 1 && to > error.pages) load(error.pages);
+      else report(error);
     } finally {
       if (mine === ticket) list.removeAttribute("aria-busy");
     }
