@@ -16,10 +16,28 @@ def whole_number(message: str) -> dict[str, str]:
     return dict.fromkeys(("invalid", "min_value", "max_value", "max_string_length"), message)
 
 
+#: As games.services.create_game says it.
+SEED_MESSAGE = f"A deal number is a whole number from 0 to {MAX_SEED}."
+MOVE_NUMBER_MESSAGE = "The game's move number as you last saw it: a whole number from 0 up."
+
+
+def expected_move_number() -> serializers.IntegerField:
+    return serializers.IntegerField(
+        min_value=0,
+        required=False,
+        allow_null=True,
+        error_messages=whole_number(MOVE_NUMBER_MESSAGE),
+    )
+
+
 class NewGameInput(serializers.Serializer):
     variant = serializers.ChoiceField(choices=VARIANT_CHOICES)
     seed = serializers.IntegerField(
-        min_value=0, max_value=MAX_SEED, required=False, allow_null=True
+        min_value=0,
+        max_value=MAX_SEED,
+        required=False,
+        allow_null=True,
+        error_messages=whole_number(SEED_MESSAGE),
     )
 
 
@@ -27,11 +45,11 @@ class MoveInput(serializers.Serializer):
     move = serializers.JSONField(
         help_text='{"type": "move", "from": ..., "to": ..., "count": n} or {"type": "deal"}'
     )
-    expected_move_number = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    expected_move_number = expected_move_number()
 
 
 class ActionInput(serializers.Serializer):
-    expected_move_number = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    expected_move_number = expected_move_number()
 
 
 class GameFilter(serializers.Serializer):
@@ -40,7 +58,11 @@ class GameFilter(serializers.Serializer):
 
 
 class ReplayQuery(serializers.Serializer):
-    step = serializers.IntegerField(min_value=0, required=False)
+    step = serializers.IntegerField(
+        min_value=0,
+        required=False,
+        error_messages=whole_number("Choose a step: a whole number from 0 up."),
+    )
 
 
 # -- answers: the shapes built by games.selectors, declared for the OpenAPI schema --------------
@@ -151,7 +173,11 @@ class StatsSerializer(serializers.Serializer):
 
 
 class DailyQuery(serializers.Serializer):
-    date = serializers.DateField(required=False, help_text="A UTC day; today by default.")
+    date = serializers.DateField(
+        required=False,
+        help_text="A UTC day; today by default.",
+        error_messages={"invalid": "A day is a date of the calendar, written YYYY-MM-DD."},
+    )
 
 
 class PageQuery(serializers.Serializer):

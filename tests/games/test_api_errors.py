@@ -133,12 +133,36 @@ def test_an_unknown_or_missing_variant_is_refused(data: dict) -> None:
     assert not Game.objects.exists()
 
 
-@pytest.mark.parametrize("seed", [-1, 2**53, 2**64, 10**30, "abc", 1.5, "1.5", True, [], {}, "1e3"])
-def test_a_seed_out_of_range_or_not_a_whole_number_is_refused(seed: Any) -> None:
+SEED_MESSAGE = "A deal number is a whole number from 0 to 9007199254740991."
+
+
+@pytest.mark.parametrize(
+    "seed",
+    [-1, 2**53, 2**64, 10**30, "abc", 1.5, "1.5", True, False, [], {}, "1e3", "9" * 1001],
+)
+def test_a_seed_out_of_range_or_not_a_whole_number_is_refused_in_words(seed: Any) -> None:
     client = client_for()
     response = client.post("/api/games/", {"variant": "gold-mine", "seed": seed}, format="json")
-    assert_error(response, 400)
+    error = assert_error(response, 400, "invalid")
+    assert error["fields"] == {"seed": [SEED_MESSAGE]}
+    assert error["message"] == f"seed: {SEED_MESSAGE}"
     assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize("number", [-1, "x", 1.5, True, "9" * 1001])
+def test_an_expected_move_number_that_is_not_one_is_refused_in_words(number: Any) -> None:
+    client = client_for()
+    game = game_in_progress(client)
+    urls = game_urls(game["id"])
+    message = "The game's move number as you last saw it: a whole number from 0 up."
+    with unchanged(client, game["id"]):
+        for url, data in [
+            (urls["moves"], {"move": game["legal_moves"][0], "expected_move_number": number}),
+            (urls["undo"], {"expected_move_number": number}),
+            (urls["resign"], {"expected_move_number": number}),
+        ]:
+            error = assert_error(client.post(url, data, format="json"), 400, "invalid")
+            assert error["fields"] == {"expected_move_number": [message]}
 
 
 @pytest.mark.parametrize(
@@ -330,6 +354,9 @@ def test_a_replay_step_out_of_range_is_refused() -> None:
     for step in (-1, 10**30, "abc", "1.5"):
         assert_error(client.get(url, {"step": step}), 400)
     assert client.get(url, {"step": 2}).status_code == 200
+    for step in (-1, "abc", "1.5"):
+        error = assert_error(client.get(url, {"step": step}), 400, "invalid")
+        assert error["fields"] == {"step": ["Choose a step: a whole number from 0 up."]}
 
 
 def test_bad_list_filters_and_pages_are_json_errors() -> None:

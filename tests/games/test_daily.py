@@ -553,8 +553,9 @@ def test_another_days_challenges(clock: DailyClock) -> None:
     assert future["open"] is False
     assert all(c["seed"] is None and not c["can_attempt"] for c in future["challenges"])
 
-    response = client.get("/api/daily/", {"date": "2031-02-30"})
-    assert_error(response, 400, "invalid")
+    for date in ("2031-02-30", "31-05-10", "today"):
+        error = assert_error(client.get("/api/daily/", {"date": date}), 400, "invalid")
+        assert error["fields"] == {"date": ["A day is a date of the calendar, written YYYY-MM-DD."]}
 
 
 def test_an_excluded_attempt_has_no_rank_and_is_not_counted(clock: DailyClock) -> None:
