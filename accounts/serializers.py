@@ -6,17 +6,59 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from rest_framework import serializers
 
+from accounts.services import INVALID_RESET_LINK_MESSAGE
+
 # Django sets no upper bound; this keeps a client from making the server hash megabytes.
 MAX_PASSWORD_LENGTH = 4096
+MAX_USERNAME_LENGTH = 150  # Django's
+MAX_EMAIL_LENGTH = 254
+
+# The refusals a player can meet, in the words the site's forms use (an empty field: the
+# form's data-missing text), not DRF's ("Ensure this field has no more than 150 characters.").
 
 
-def _password_field() -> serializers.CharField:
+def _messages(missing: str | None, too_long: str) -> dict[str, str]:
+    messages = {"max_length": too_long}
+    if missing:
+        messages.update(dict.fromkeys(("required", "blank", "null"), missing))
+    return messages
+
+
+def _password_field(missing: str) -> serializers.CharField:
     # Spaces are part of a password: never trim them.
     return serializers.CharField(
         max_length=MAX_PASSWORD_LENGTH,
         trim_whitespace=False,
         write_only=True,
         style={"input_type": "password"},
+        error_messages=_messages(
+            missing, f"A password has at most {MAX_PASSWORD_LENGTH} characters."
+        ),
+    )
+
+
+def _username_field(missing: str | None, **kwargs: object) -> serializers.CharField:
+    too_long = f"A username has at most {MAX_USERNAME_LENGTH} characters."
+    return serializers.CharField(
+        max_length=MAX_USERNAME_LENGTH, error_messages=_messages(missing, too_long), **kwargs
+    )
+
+
+def _email_field(missing: str | None, **kwargs: object) -> serializers.EmailField:
+    too_long = f"An email address has at most {MAX_EMAIL_LENGTH} characters."
+    return serializers.EmailField(
+        max_length=MAX_EMAIL_LENGTH, error_messages=_messages(missing, too_long), **kwargs
+    )
+
+
+def _reset_link_part(help_text: str, max_length: int) -> serializers.CharField:
+    # Whatever is wrong with a part of the link, the link is what is wrong.
+    return serializers.CharField(
+        max_length=max_length,
+        help_text=help_text,
+        error_messages=dict.fromkeys(
+            ("required", "blank", "null", "max_length", "invalid"), INVALID_RESET_LINK_MESSAGE
+        ),
     )
 
 
@@ -32,39 +74,41 @@ class UserSerializer(serializers.ModelSerializer):
 
 class RegisterSerializer(serializers.Serializer):
     # Django's username rules: 150 characters of letters, digits and @ . + - _
-    username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
-    password = _password_field()
-    email = serializers.EmailField(max_length=254, allow_blank=True, default="")
+    username = _username_field("Choose a username.", validators=[UnicodeUsernameValidator()])
+    password = _password_field("Choose a password.")
+    email = _email_field(None, allow_blank=True, default="")
 
 
 class LoginSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    password = _password_field()
+    username = _username_field("Enter your username.")
+    password = _password_field("Enter your password.")
 
 
 class PasswordChangeSerializer(serializers.Serializer):
-    old_password = _password_field()
-    new_password = _password_field()
+    old_password = _password_field("Enter your current password.")
+    new_password = _password_field("Choose a new password.")
 
 
 class EmailChangeSerializer(serializers.Serializer):
-    email = serializers.EmailField(
-        max_length=254, allow_blank=True, help_text="Where password reset links go; blank: none."
+    email = _email_field(
+        None,  # blank removes the address
+        allow_blank=True,
+        help_text="Where password reset links go; blank: none.",
     )
 
 
 class AccountDeleteSerializer(serializers.Serializer):
-    password = _password_field()
+    password = _password_field("Enter your password to close the account.")
 
 
 class PasswordResetSerializer(serializers.Serializer):
-    email = serializers.EmailField(max_length=254)
+    email = _email_field("Enter your email address.")
 
 
 class PasswordResetConfirmSerializer(serializers.Serializer):
-    uid = serializers.CharField(max_length=64, help_text="From the emailed link.")
-    token = serializers.CharField(max_length=128, help_text="From the emailed link.")
-    new_password = _password_field()
+    uid = _reset_link_part("From the emailed link.", 64)
+    token = _reset_link_part("From the emailed link.", 128)
+    new_password = _password_field("Choose a new password.")
 
 
 class DetailSerializer(serializers.Serializer):

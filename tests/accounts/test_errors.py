@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import include, path
 from drf_spectacular.generators import SchemaGenerator
 
-from tests.accounts.helpers import assert_error, login, post, url
+from tests.accounts.helpers import PASSWORD, assert_error, login, post, url
 
 pytestmark = pytest.mark.django_db
 
@@ -56,6 +56,72 @@ def test_every_error_is_json_with_code_and_message(client: Client, ada: User) ->
     ]
     for response, status, code in cases:
         assert_error(response, status, code)
+
+
+LONG_EMAIL = "a@" + "b" * 260 + ".example"
+LINK_MESSAGE = (
+    "This link to choose a new password is not valid: it is mistyped, has expired or was "
+    "already used. Ask for a new one."
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "field", "message"),
+    [
+        ("register", {"username": "u" * 151, "password": PASSWORD}, "username",
+         "A username has at most 150 characters."),
+        ("register", {"username": "", "password": PASSWORD}, "username", "Choose a username."),
+        ("register", {"password": PASSWORD}, "username", "Choose a username."),
+        ("register", {"username": "grace", "password": "p" * 4097}, "password",
+         "A password has at most 4096 characters."),
+        ("register", {"username": "grace", "password": ""}, "password", "Choose a password."),
+        ("register", {"username": "grace", "password": PASSWORD, "email": LONG_EMAIL}, "email",
+         "An email address has at most 254 characters."),
+        ("login", {"username": "u" * 151, "password": PASSWORD}, "username",
+         "A username has at most 150 characters."),
+        ("login", {"username": "", "password": PASSWORD}, "username", "Enter your username."),
+        ("login", {"username": "ada", "password": ""}, "password", "Enter your password."),
+        ("login", {"username": "ada", "password": None}, "password", "Enter your password."),
+        ("password-reset", {"email": ""}, "email", "Enter your email address."),
+        ("password-reset", {"email": LONG_EMAIL}, "email",
+         "An email address has at most 254 characters."),
+        ("password-reset-confirm", {"uid": "M" * 65, "token": "x", "new_password": PASSWORD},
+         "uid", LINK_MESSAGE),
+        ("password-reset-confirm", {"uid": "MQ", "token": "x" * 129, "new_password": PASSWORD},
+         "token", LINK_MESSAGE),
+        ("password-reset-confirm", {"token": "x", "new_password": PASSWORD}, "uid", LINK_MESSAGE),
+        ("password-reset-confirm", {"uid": "MQ", "token": "x", "new_password": ""},
+         "new_password", "Choose a new password."),
+    ],
+)  # fmt: skip
+def test_a_refused_field_is_explained_in_the_forms_own_words(
+    client: Client, ada: User, name: str, data: dict, field: str, message: str
+) -> None:
+    """What a player can get wrong (an empty field, too long a name, password or address, a
+    broken link) reads as the site's forms say it, not as DRF's "Ensure this field has no more
+    than 150 characters."; the code stays "invalid", and nothing changes."""
+    error = assert_error(post(client, name, data), 400, "invalid")
+    assert error["fields"][field][0] == message
+    assert list(User.objects.values_list("username", flat=True)) == ["ada"]
+    ada.refresh_from_db()
+    assert ada.check_password(PASSWORD)
+
+
+def test_a_signed_in_players_refused_fields_are_explained_too(signed_in: Client) -> None:
+    too_long = "A password has at most 4096 characters."
+    cases = [
+        (post(signed_in, "password", {"old_password": "", "new_password": "x" * 12}),
+         "old_password", "Enter your current password."),
+        (post(signed_in, "password", {"old_password": PASSWORD, "new_password": "x" * 4097}),
+         "new_password", too_long),
+        (signed_in.delete(url("me"), {"password": ""}, content_type="application/json"),
+         "password", "Enter your password to close the account."),
+        (signed_in.patch(url("me"), {"email": LONG_EMAIL}, content_type="application/json"),
+         "email", "An email address has at most 254 characters."),
+    ]  # fmt: skip
+    for response, field, message in cases:
+        assert assert_error(response, 400, "invalid")["fields"][field][0] == message
+    assert signed_in.get(url("me")).json()["email"] == "ada@example.com"
 
 
 def test_a_json_array_body_is_a_validation_error(client: Client) -> None:
