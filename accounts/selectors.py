@@ -3,17 +3,44 @@
 from __future__ import annotations
 
 from importlib import import_module
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.auth.tokens import default_token_generator
 from django.utils.crypto import constant_time_compare
+from django.utils.http import urlsafe_base64_decode
 
 from accounts.authentication import token_owner
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractUser
+
+#: The longest uid and token of a reset link the API reads (accounts.serializers).
+MAX_RESET_UID_LENGTH = 64
+MAX_RESET_TOKEN_LENGTH = 128
 
 
 def username_is_taken(username: str) -> bool:
     """Whether an account has this username in any letter case ("Ada" takes "ada")."""
     return get_user_model().objects.filter(username__iexact=username).exists()
+
+
+def reset_link_user(uid: str, token: str) -> AbstractUser | None:
+    """The active account an emailed reset link is for, while the link holds: made for the
+    account's password and last sign-in as they are now (so it works once), within
+    PASSWORD_RESET_TIMEOUT. None for a used, expired, mistyped or made-up link alike. Reading
+    it uses nothing up."""
+    if len(uid) > MAX_RESET_UID_LENGTH or len(token) > MAX_RESET_TOKEN_LENGTH:
+        return None
+    try:
+        pk = int(urlsafe_base64_decode(uid).decode())
+    except (ValueError, UnicodeDecodeError):
+        return None
+    user = get_user_model().objects.filter(pk=pk, is_active=True).first()
+    if user is None or not default_token_generator.check_token(user, token):
+        return None
+    return user
 
 
 def still_signed_in(user_id: int, *, token_key: str | None, session_key: str | None) -> bool:

@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from rest_framework import serializers
 
+from accounts.selectors import MAX_RESET_TOKEN_LENGTH, MAX_RESET_UID_LENGTH
 from accounts.services import INVALID_RESET_LINK_MESSAGE
 
 # Django sets no upper bound; this keeps a client from making the server hash megabytes.
@@ -106,8 +107,8 @@ class PasswordResetSerializer(serializers.Serializer):
 
 
 class PasswordResetConfirmSerializer(serializers.Serializer):
-    uid = _reset_link_part("From the emailed link.", 64)
-    token = _reset_link_part("From the emailed link.", 128)
+    uid = _reset_link_part("From the emailed link.", MAX_RESET_UID_LENGTH)
+    token = _reset_link_part("From the emailed link.", MAX_RESET_TOKEN_LENGTH)
     new_password = _password_field("Choose a new password.")
 
 

@@ -20,13 +20,13 @@ from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.encoding import force_bytes
-from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
+from django.utils.http import urlsafe_base64_encode
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ValidationError
 
 from accounts.live import SignOut, schedule_sign_out, session_tag
 from accounts.models import UserSession
-from accounts.selectors import username_is_taken
+from accounts.selectors import reset_link_user, username_is_taken
 from accounts.throttling import LoginGuard
 from config.api import ApiError
 
@@ -176,8 +176,8 @@ def request_password_reset(*, email: str, site_url: str) -> None:
 def reset_password(*, uid: str, token: str, new_password: str) -> AbstractUser:
     """Set the password of the account an emailed link names. The link works once: the new
     password changes what its token was made from. Revokes the API token; every session ends."""
-    user = _user_from_uid(uid)
-    if user is None or not default_token_generator.check_token(user, token):
+    user = reset_link_user(uid, token)
+    if user is None:
         raise ApiError("invalid_reset_link", INVALID_RESET_LINK_MESSAGE)
     _set_password(user, new_password)
     return user
@@ -196,14 +196,6 @@ def _set_password(
         # Scripts holding the old token were given it for the old password.
         Token.objects.filter(user=user).delete()
         schedule_sign_out(user.pk, SignOut(except_session=session_tag(keep_session)))
-
-
-def _user_from_uid(uid: str) -> AbstractUser | None:
-    try:
-        pk = int(urlsafe_base64_decode(uid).decode())
-    except (ValueError, UnicodeDecodeError):
-        return None
-    return get_user_model().objects.filter(pk=pk, is_active=True).first()
 
 
 def _reset_email_allowed(email: str) -> bool:

@@ -10,8 +10,11 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 
+from accounts.selectors import reset_link_user
+from accounts.services import INVALID_RESET_LINK_MESSAGE
 from config import api
 from frontend.games import GAMES
 from games import daily, selectors
@@ -115,8 +118,13 @@ def password_forgot(request: HttpRequest) -> HttpResponse:
     return _page(request, "password_forgot.html")
 
 
+@never_cache  # a reload (or Back) after the link is used checks it again
 def password_reset(request: HttpRequest, uid: str, token: str) -> HttpResponse:
-    # The API checks the link when the new password is sent; the page only carries it.
+    """The form for a link that holds; for any other (used, expired, mistyped: all alike, and
+    naming no account) the page says so at once. Looking at the link does not use it: the
+    API checks it again when the new password is sent."""
+    if reset_link_user(uid, token) is None:
+        return _page(request, "password_reset.html", invalid=INVALID_RESET_LINK_MESSAGE)
     return _page(request, "password_reset.html", uid=uid, token=token)
 
 

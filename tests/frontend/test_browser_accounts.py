@@ -131,11 +131,12 @@ def test_a_forgotten_password_is_replaced_through_the_emailed_link(
     page.wait_for_url(site + "/")
     expect(page.locator("html")).to_have_attribute("data-user", "hopper")
 
-    page.goto(f"{site}/password/reset/{uid}/{token}/")  # a link works once
-    page.fill("#id_new_password", "another-passphrase")
-    page.fill("#id_new_password2", "another-passphrase")
-    page.locator("#reset-confirm-form button[type=submit]").click()
-    expect(page.locator("#form-error")).to_contain_text("already used")
+    # A link works once, and says so before anyone types a new password for nothing.
+    page.goto(f"{site}/password/reset/{uid}/{token}/")
+    expect(page.locator("#reset-invalid")).to_contain_text("already used")
+    expect(page.locator("#reset-confirm-form")).to_have_count(0)
+    page.get_by_role("link", name="Ask for a new link").click()
+    page.wait_for_url(site + "/password/forgot/")
     assert errors == []
 
 

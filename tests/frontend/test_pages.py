@@ -1,6 +1,11 @@
+import datetime as dt
+import re
+
 import pytest
 from django.conf import settings
+from django.contrib.auth.tokens import PasswordResetTokenGenerator, default_token_generator
 from django.test import Client
+from django.utils.http import urlsafe_base64_encode
 
 from frontend.games import GAMES
 
@@ -143,3 +148,85 @@ def test_your_own_profile_links_to_your_public_profile(client: Client, ada) -> N
     html = client.get("/profile/").content.decode()
     assert '<a id="public-profile-link" href="/players/ada/">Your public profile</a>' in html
     assert "ada@example.org" not in html
+
+
+# -- the emailed link to choose a new password -------------------------------------------------
+
+RESET_SECTION = re.compile(r'<section class="auth-page".*?</section>', re.DOTALL)
+INVALID_LINK = "This link to choose a new password is not valid"
+
+
+def reset_link(user, generator=default_token_generator) -> str:
+    uid = urlsafe_base64_encode(str(user.pk).encode())
+    return f"/password/reset/{uid}/{generator.make_token(user)}/"
+
+
+def reset_page(client: Client, path: str) -> str:
+    response = client.get(path)
+    assert response.status_code == 200
+    assert "no-cache" in response.get("Cache-Control", ""), "a reload checks the link again"
+    (section,) = RESET_SECTION.findall(response.content.decode())
+    return section
+
+
+class TwoDaysAgo(PasswordResetTokenGenerator):
+    def _now(self) -> dt.datetime:
+        return super()._now() - dt.timedelta(days=2)
+
+
+@pytest.mark.django_db
+def test_a_good_reset_link_shows_the_form_and_viewing_it_uses_nothing(
+    client: Client, django_user_model
+) -> None:
+    hopper = django_user_model.objects.create_user("hopper", password="old-passphrase")
+    link = reset_link(hopper)
+    for _ in range(2):
+        section = reset_page(client, link)
+        assert 'id="reset-confirm-form"' in section
+        assert INVALID_LINK not in section
+    uid, token = link.split("/")[3:5]
+    answer = client.post(
+        "/api/auth/password/reset/confirm/",
+        {"uid": uid, "token": token, "new_password": "a-fresh-passphrase"},
+        content_type="application/json",
+    )
+    assert answer.status_code == 204, answer.content
+
+
+@pytest.mark.django_db
+def test_a_used_expired_or_malformed_reset_link_says_so_at_once_and_alike(
+    client: Client, django_user_model
+) -> None:
+    """No form to fill in for nothing: the page says the link is not valid and offers a new
+    one, in the same words whatever is wrong, naming no account."""
+    hopper = django_user_model.objects.create_user("hopper", password="old-passphrase")
+    used = reset_link(hopper)
+    uid, token = used.split("/")[3:5]
+    assert client.post(
+        "/api/auth/password/reset/confirm/",
+        {"uid": uid, "token": token, "new_password": "a-fresh-passphrase"},
+        content_type="application/json",
+    ).status_code == 204
+    closed = django_user_model.objects.create_user("closed", password="old-passphrase")
+    closed_link = reset_link(closed)
+    closed.is_active = False
+    closed.save(update_fields=["is_active"])
+    links = [
+        used,
+        reset_link(hopper, TwoDaysAgo()),  # expired
+        closed_link,
+        f"/password/reset/{uid}/not-a-token/",
+        f"/password/reset/{uid}/{token[:-1]}x/",
+        "/password/reset/bm90LWEtbnVtYmVy/x/",  # "not-a-number"
+        "/password/reset/OTk5OTk5OTk5/x/",  # nobody's
+        f"/password/reset/{urlsafe_base64_encode(str(10**30).encode())}/{token}/",  # no such id
+        "/password/reset/%25%25%25/x/",
+        f"/password/reset/{'M' * 200}/{token * 10}/",
+    ]
+    sections = {reset_page(client, link) for link in links}
+    assert len(sections) == 1
+    (section,) = sections
+    assert INVALID_LINK in section
+    assert 'id="reset-confirm-form"' not in section and "new_password" not in section
+    assert 'href="/password/forgot/"' in section
+    assert "hopper" not in section and uid not in section
