@@ -123,9 +123,12 @@ def password_reset(request: HttpRequest, uid: str, token: str) -> HttpResponse:
     """The form for a link that holds; for any other (used, expired, mistyped: all alike, and
     naming no account) the page says so at once. Looking at the link does not use it: the
     API checks it again when the new password is sent."""
+    # The header's sign-in links lead back to the lobby: the link's token stays out of them.
     if reset_link_user(uid, token) is None:
-        return _page(request, "password_reset.html", invalid=INVALID_RESET_LINK_MESSAGE)
-    return _page(request, "password_reset.html", uid=uid, token=token)
+        return _page(
+            request, "password_reset.html", invalid=INVALID_RESET_LINK_MESSAGE, sign_in_next="/"
+        )
+    return _page(request, "password_reset.html", uid=uid, token=token, sign_in_next="/")
 
 
 def rules(request: HttpRequest, slug: str) -> HttpResponse:

@@ -230,3 +230,18 @@ def test_a_used_expired_or_malformed_reset_link_says_so_at_once_and_alike(
     assert 'id="reset-confirm-form"' not in section and "new_password" not in section
     assert 'href="/password/forgot/"' in section
     assert "hopper" not in section and uid not in section
+
+
+@pytest.mark.django_db
+def test_the_reset_pages_sign_in_links_do_not_carry_the_link(
+    client: Client, django_user_model
+) -> None:
+    """The header's "Sign in" and "Sign up" carry the page to come back to; for a reset link
+    that would copy its token into another address (and the history, and logs)."""
+    hopper = django_user_model.objects.create_user("hopper", password="old-passphrase")
+    link = reset_link(hopper)
+    token = link.split("/")[4]
+    page = client.get(link).content.decode()
+    # Only the form, which sends it back to the API, holds the token.
+    assert page.count(token) == 1 and f'data-token="{token}"' in page
+    assert 'href="/signin/?next=/" id="sign-in"' in page
