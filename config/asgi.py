@@ -23,12 +23,13 @@ from django.urls import reverse  # noqa: E402
 from accounts.websocket import TokenAuthMiddleware  # noqa: E402
 from config.origins import SameOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from games.day_closer import StartWithServer  # noqa: E402
 
 if settings.DEBUG:
     # bin/run serves with the daphne CLI, which (unlike runserver) serves no static files.
     django_asgi_app = ASGIStaticFilesHandler(django_asgi_app)
 
-application = ProtocolTypeRouter(
+router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": SameOriginValidator(
@@ -36,6 +37,9 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+# Unfinished ranked attempts of past days are closed as the server starts and after each
+# midnight UTC (games.day_closer).
+application = StartWithServer(router)
 
 # Everything loaded so far (Django, the apps, the URL conf) lives as long as the process.
 # A full collection scanned all of it (~120k objects) and paused every request of the
@@ -44,8 +48,3 @@ application = ProtocolTypeRouter(
 reverse("health")  # builds the URL resolver's tables now, so they are frozen too
 gc.freeze()
 gc.set_threshold(700, 10, 100)
-
-# Unfinished ranked attempts of past days are closed now and after each midnight UTC.
-from games import day_closer  # noqa: E402
-
-day_closer.start()

@@ -2,20 +2,28 @@
 
 A ranked daily attempt can only be played on its own UTC day; one still in play at midnight
 stands as it was left (``services.close_unfinished_attempts``). Every server process runs one
-daemon thread that does this as the process starts (catching up on days that ended while the
+daemon thread that does this as the server starts (catching up on days that ended while the
 service was down) and then just after each midnight UTC. Processes racing on the same attempt
 are harmless: each attempt is closed in a transaction of its own, under its row lock, once.
+
+The thread is started from the server's event loop (``StartWithServer``), and the live updates
+of the attempts it closes go out through that loop (``config.publish``), as a request's do:
+the in-memory channel layer of a single process must only be used from its own loop.
 """
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import logging
 import threading
+from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections, connections
 from django.utils import timezone
+
+from config.handlers import request_loop
 
 logger = logging.getLogger("patience.day_closer")
 
@@ -50,22 +58,36 @@ def close_days_once() -> list[int]:
     return closed
 
 
-def run(stop: threading.Event) -> None:
-    """Close past days' attempts now, then after every midnight UTC, until ``stop`` is set."""
+def run(stop: threading.Event, loop: asyncio.AbstractEventLoop | None = None) -> None:
+    """Close past days' attempts now, then after every midnight UTC, until ``stop`` is set;
+    live updates through the server's ``loop`` when there is one."""
+    request_loop.set(loop)
     while not stop.is_set():
         close_days_once()
         stop.wait(seconds_until_next_day(timezone.now()))
 
 
-def start() -> threading.Thread | None:
+def start(loop: asyncio.AbstractEventLoop | None = None) -> threading.Thread | None:
     """Start this process's closer (once), unless ``CLOSE_DAYS_IN_SERVER`` is off."""
     global _started
-    if not settings.CLOSE_DAYS_IN_SERVER:
-        return None
+    if _started is not None or not settings.CLOSE_DAYS_IN_SERVER:
+        return _started
     with _lock:
         if _started is None:
             _started = threading.Thread(
-                target=run, args=(threading.Event(),), name="day-closer", daemon=True
+                target=run, args=(threading.Event(), loop), name="day-closer", daemon=True
             )
             _started.start()
         return _started
+
+
+class StartWithServer:
+    """ASGI middleware: starts the closer on the first event the server hands the application
+    (uvicorn's lifespan startup, or daphne's first connection), from the server's loop."""
+
+    def __init__(self, application: Any) -> None:
+        self.application = application
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
+        start(asyncio.get_running_loop())
+        return await self.application(scope, receive, send)

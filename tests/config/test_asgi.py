@@ -70,7 +70,7 @@ def test_static_files_served_in_debug(settings: Settings) -> None:
 
 def test_the_middleware_chain_and_view_run_in_one_synchronous_call() -> None:
     # One trip to a thread per request, not one per middleware hook (config/handlers.py).
-    served = config.asgi.application.application_mapping["http"]
+    served = config.asgi.router.application_mapping["http"]
     # Under DEBUG (an earlier test reloads the module) it is wrapped to serve static files.
     assert isinstance(getattr(served, "application", served), SyncChainASGIHandler)
     assert not inspect.iscoroutinefunction(SyncChainASGIHandler()._middleware_chain)

@@ -7,6 +7,7 @@ its open pages hear of it at once, and it leaves the player's games in progress.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import threading
 import time
@@ -234,3 +235,29 @@ def test_a_failing_pass_is_logged_and_the_closer_goes_on(
     monkeypatch.setattr(services, "close_unfinished_attempts", broken)
     assert day_closer.close_days_once() == []
     assert "closing the unfinished attempts of past days failed" in caplog.text
+
+
+def test_the_server_starts_the_closer_once_from_its_event_loop(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Started from the server's loop, the closer sends its live updates through that loop,
+    as requests do (the in-memory channel layer only works from its own loop)."""
+    settings.CLOSE_DAYS_IN_SERVER = True
+    monkeypatch.setattr(day_closer, "_started", None)
+    loops_given: list[Any] = []
+    monkeypatch.setattr(day_closer, "run", lambda stop, loop: loops_given.append(loop))
+    served: list[str] = []
+
+    async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        served.append(scope["type"])
+
+    async def server() -> asyncio.AbstractEventLoop:
+        wrapped = day_closer.StartWithServer(application)
+        for kind in ("lifespan", "http", "websocket"):
+            await wrapped({"type": kind}, None, None)
+        return asyncio.get_running_loop()
+
+    loop = asyncio.run(server())
+    day_closer._started.join(5)
+    assert loops_given == [loop]
+    assert served == ["lifespan", "http", "websocket"]
