@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import CODE, IS_RED, RANK, SUIT
+from .cards import IS_RED, RANK, SUIT, card_name
 
 ANY_SUIT, ALTERNATE_COLOURS, SAME_SUIT = "any", "alternate", "same"
 
@@ -60,5 +60,8 @@ class Build:
         return text
 
     def why_not(self, card: int, onto: int, where: str) -> str:
-        """A player's explanation of ``refusal(card, onto)``."""
-        return f"{CODE[card]} cannot go on {CODE[onto]}: {where} builds {self.describe()}."
+        """A player's explanation of ``refusal(card, onto)``, naming both cards in words."""
+        return (
+            f"The {card_name(card)} cannot go on the {card_name(onto)}: "
+            f"{where} builds {self.describe()}."
+        )

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from . import hints, notation, replay
 from .building import Build
-from .cards import CODE, RANK, RANK_NAMES, new_deck, rank_char
+from .cards import CODE, RANK, RANK_NAMES, card_name, new_deck, rank_char
 from .errors import IllegalMove
 from .shuffle import DEAL_VERSION, shuffled
 from .state import DEAL, Event, Move, Pile, State
@@ -323,7 +323,7 @@ class Variant:
         return f"the {kind}"
 
     def _explain(self, code: str, state: State, s: int, t: int, count: int) -> str:
-        """The message for a refused card move. Names only face-up cards."""
+        """The message for a refused card move. Names only face-up cards, in words."""
         source, target = self.pile_name(s), self.pile_name(t)
         cards = state.piles[s].cards
         if code == "same_pile":
@@ -364,7 +364,7 @@ class Variant:
         if wanted is None:
             return f"{_cap(target)} takes no cards."
         rank = "an Ace" if wanted == 1 else f"a {RANK_NAMES[wanted]} (the base rank)"
-        return f"{CODE[card]} cannot start a foundation: only {rank} can."
+        return f"The {card_name(card)} cannot start a foundation: only {rank} can."
 
     def _route_message(self, s: int, t: int) -> str:
         target_kind = self.kinds[t]

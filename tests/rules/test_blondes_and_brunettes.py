@@ -208,7 +208,7 @@ def test_an_empty_foundation_refuses_any_other_rank():
     )
     refused = refusal(variant, state, move("tableau:0", "foundation:1"))
     assert refused.code == "wrong_rank"
-    assert "6D" in refused.message and "Five" in refused.message
+    assert "Six of diamonds" in refused.message and "Five" in refused.message
     assert move("tableau:0", "foundation:1") not in variant.legal_moves(state)
 
 
@@ -231,7 +231,7 @@ def test_a_foundation_refuses_a_card_of_the_same_colour():
     )
     refused = refusal(variant, state, move("tableau:0", "foundation:0"))
     assert refused.code == "wrong_colour"
-    assert refused.message.startswith("6C cannot go on 5S")
+    assert refused.message.startswith("The Six of clubs cannot go on the Five of spades")
     assert refusal(variant, state, move("tableau:1", "foundation:0")).code == "wrong_colour"
 
 
@@ -243,7 +243,7 @@ def test_a_foundation_refuses_a_card_that_is_not_one_rank_higher():
     )
     refused = refusal(variant, state, move("tableau:0", "foundation:0"))
     assert refused.code == "wrong_rank"
-    assert refused.message.startswith("8C cannot go on 6H")
+    assert refused.message.startswith("The Eight of clubs cannot go on the Six of hearts")
     # Nor does a foundation build down.
     assert refusal(variant, state, move("tableau:1", "foundation:0")).code == "wrong_rank"
 
@@ -316,7 +316,7 @@ def test_the_tableau_refuses_a_card_of_the_same_colour_or_the_wrong_rank():
     )
     refused = refusal(variant, state, move("tableau:1", "tableau:0"))
     assert refused.code == "wrong_colour"
-    assert refused.message.startswith("6C cannot go on 7S")
+    assert refused.message.startswith("The Six of clubs cannot go on the Seven of spades")
     assert refusal(variant, state, move("tableau:2", "tableau:0")).code == "wrong_rank"
     assert refusal(variant, state, move("tableau:3", "tableau:0")).code == "wrong_rank"
 

@@ -103,7 +103,7 @@ def test_builds_down_in_alternating_colours():
     with pytest.raises(IllegalMove) as refused:
         variant.apply(state, move("waste", "tableau:1"))
     assert refused.value.code == "wrong_colour"
-    assert refused.value.message.startswith("9S cannot go on TC")
+    assert refused.value.message.startswith("The Nine of spades cannot go on the Ten of clubs")
 
     after = variant.apply(state, move("waste", "tableau:0"))
     assert show(variant, after, "tableau:0") == "TD 9S"
@@ -115,7 +115,7 @@ def test_refuses_a_card_that_is_not_one_rank_lower():
     with pytest.raises(IllegalMove) as refused:
         variant.apply(state, move("waste", "tableau:0"))
     assert refused.value.code == "wrong_rank"
-    assert refused.value.message.startswith("8S cannot go on TD")
+    assert refused.value.message.startswith("The Eight of spades cannot go on the Ten of diamonds")
 
 
 def test_no_wrapping_a_king_does_not_go_on_an_ace():
@@ -194,7 +194,7 @@ def test_only_an_ace_starts_a_foundation():
     with pytest.raises(IllegalMove) as refused:
         variant.apply(state, move("waste", "foundation:0"))
     assert refused.value.code == "wrong_rank"
-    assert refused.value.message == "2S cannot start a foundation: only an Ace can."
+    assert refused.value.message == "The Two of spades cannot start a foundation: only an Ace can."
 
     after = variant.apply(
         variant.apply(state, move("waste", "tableau:0")), move("waste", "foundation:2")

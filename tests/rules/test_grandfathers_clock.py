@@ -89,7 +89,7 @@ def test_a_foundation_refuses_a_card_of_another_suit():
     variant, state = position(GAME, {**CLOCK, **IN_PLAY, "tableau:0": "TD"})
     refused = refusal(variant, state, move("tableau:0", "foundation:0"))
     assert refused.code == "wrong_suit"
-    assert refused.message.startswith("TD cannot go on 9C")
+    assert refused.message.startswith("The Ten of diamonds cannot go on the Nine of clubs")
     assert move("tableau:0", "foundation:0") not in variant.legal_moves(state)
 
 
@@ -97,7 +97,7 @@ def test_a_foundation_refuses_a_card_that_is_not_one_rank_higher():
     variant, state = position(GAME, {**CLOCK, **IN_PLAY, "tableau:0": "JC", "tableau:1": "8C"})
     refused = refusal(variant, state, move("tableau:0", "foundation:0"))
     assert refused.code == "wrong_rank"
-    assert refused.message.startswith("JC cannot go on 9C")
+    assert refused.message.startswith("The Jack of clubs cannot go on the Nine of clubs")
     # Nor does a foundation build down.
     assert refusal(variant, state, move("tableau:1", "foundation:0")).code == "wrong_rank"
 
@@ -200,7 +200,7 @@ def test_the_tableau_refuses_a_card_that_is_not_one_rank_lower():
     )
     refused = refusal(variant, state, move("tableau:1", "tableau:0"))
     assert refused.code == "wrong_rank"
-    assert refused.message.startswith("8C cannot go on 7D")
+    assert refused.message.startswith("The Eight of clubs cannot go on the Seven of diamonds")
     assert refusal(variant, state, move("tableau:2", "tableau:0")).code == "wrong_rank"
 
 

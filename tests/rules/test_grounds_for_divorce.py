@@ -37,7 +37,7 @@ def test_refuses_a_card_that_is_not_one_rank_lower_with_a_clear_message():
     with pytest.raises(IllegalMove) as refused:
         variant.apply(state, move("tableau:1", "tableau:0"))
     assert refused.value.code == "wrong_rank"
-    assert refused.value.message.startswith("8H cannot go on 7C")
+    assert refused.value.message.startswith("The Eight of hearts cannot go on the Seven of clubs")
 
 
 def test_nothing_goes_on_an_ace():
@@ -56,7 +56,7 @@ def test_a_king_goes_only_to_an_empty_pile():
     with pytest.raises(IllegalMove) as refused:
         variant.apply(state, move("tableau:1", "tableau:0"))
     assert refused.value.code == "wrong_rank"
-    assert "KS" in refused.value.message
+    assert "King of spades" in refused.value.message
 
     after = variant.apply(state, move("tableau:1", "tableau:2"))
     assert show(variant, after, "tableau:1") == "9C"
@@ -97,7 +97,7 @@ def test_a_groups_bottom_card_must_fit_the_target():
     with pytest.raises(IllegalMove) as refused:
         variant.apply(state, move("tableau:1", "tableau:0", 2))
     assert refused.value.code == "wrong_rank"
-    assert refused.value.message.startswith("7S cannot go on 9H")
+    assert refused.value.message.startswith("The Seven of spades cannot go on the Nine of hearts")
 
 
 # -- empty piles and empty shuffles -----------------------------------------------------------

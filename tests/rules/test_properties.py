@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -11,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.rules import MAX_SEED, VARIANTS, IllegalMove, State, Variant
+from games.rules.cards import card_name
 
 from .playouts import applicable_moves, every_conceivable_move, random_playout
 
@@ -25,6 +27,13 @@ def all_cards(state: State) -> Counter[int]:
 
 def hidden_cards(state: State) -> Counter[int]:
     return Counter(card for pile in state.piles for card in pile.cards[: pile.face_down])
+
+
+#: A card code standing alone, as in "7H" (messages name cards in words instead).
+CODE_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])[A2-9TJQK][CDHS](?![A-Za-z0-9])")
+#: Cards by name ("Queen of hearts"), as ``card_name`` writes them.
+BY_NAME = {card_name(card).lower(): card for card in range(52)}
+NAME_IN_TEXT = re.compile("|".join(BY_NAME), re.IGNORECASE)
 
 
 @settings(max_examples=60, deadline=None)
@@ -119,6 +128,29 @@ def test_a_move_that_is_not_listed_raises_and_changes_nothing(case):
                     variant.apply(state, move)
                 assert refused.value.code and refused.value.message
         assert variant.state_to_json(state) == before
+
+
+@settings(max_examples=20, deadline=None)
+@given(playouts)
+def test_a_refusal_names_cards_in_words_and_only_face_up_ones(case):
+    slug, seed, rng = case
+    variant = VARIANTS[slug]
+    candidates = every_conceivable_move(variant, max_count=3)
+    for state in random_playout(variant, seed, rng, 60)[::15]:
+        face_up = all_cards(state) - hidden_cards(state)
+        listed = set(variant.legal_moves(state))
+        for move in rng.sample(candidates, 150):
+            if move in listed:
+                continue
+            with pytest.raises(IllegalMove) as refused:
+                variant.apply(state, move)
+            message = refused.value.message
+            assert not CODE_IN_TEXT.search(message), message
+            named = [BY_NAME[name.lower()] for name in NAME_IN_TEXT.findall(message)]
+            assert all(face_up[card] for card in named), message
+            if refused.value.code in ("wrong_rank", "wrong_suit", "wrong_colour"):
+                moving = state.piles[variant.index[move.source]].cards[-move.count]
+                assert named[:1] == [moving], message
 
 
 @pytest.mark.parametrize("slug", SLUGS)

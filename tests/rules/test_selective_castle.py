@@ -78,7 +78,7 @@ def test_after_the_base_rank_is_set_an_empty_foundation_takes_only_that_rank():
     )
     refused = refusal(variant, state, move("tableau:0", "foundation:1"))
     assert refused.code == "wrong_rank"
-    assert "8C" in refused.message and "Seven" in refused.message
+    assert "Eight of clubs" in refused.message and "Seven" in refused.message
     assert move("tableau:0", "foundation:1") not in variant.legal_moves(state)
     assert move("tableau:1", "foundation:1") in variant.legal_moves(state)
 
@@ -107,7 +107,7 @@ def test_a_foundation_refuses_a_card_of_another_suit():
     )
     refused = refusal(variant, state, move("tableau:0", "foundation:0"))
     assert refused.code == "wrong_suit"
-    assert refused.message.startswith("8D cannot go on 7H")
+    assert refused.message.startswith("The Eight of diamonds cannot go on the Seven of hearts")
 
 
 def test_a_foundation_refuses_a_card_that_is_not_one_rank_higher():
@@ -118,7 +118,7 @@ def test_a_foundation_refuses_a_card_that_is_not_one_rank_higher():
     )
     refused = refusal(variant, state, move("tableau:0", "foundation:0"))
     assert refused.code == "wrong_rank"
-    assert refused.message.startswith("TH cannot go on 8H")
+    assert refused.message.startswith("The Ten of hearts cannot go on the Eight of hearts")
     # Nor does a foundation build down.
     assert refusal(variant, state, move("tableau:1", "foundation:0")).code == "wrong_rank"
 
@@ -181,7 +181,7 @@ def test_the_tableau_refuses_a_card_that_is_not_one_rank_lower():
     variant, state = position(GAME, {"tableau:0": "7D", "tableau:1": "8S", "tableau:2": "5C"})
     refused = refusal(variant, state, move("tableau:1", "tableau:0"))
     assert refused.code == "wrong_rank"
-    assert refused.message.startswith("8S cannot go on 7D")
+    assert refused.message.startswith("The Eight of spades cannot go on the Seven of diamonds")
     assert refusal(variant, state, move("tableau:2", "tableau:0")).code == "wrong_rank"
 
 
