@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
-from .cards import CODE
+from .cards import card_name
 from .state import DEAL, Move, Pile, State
 
 if TYPE_CHECKING:
@@ -47,7 +47,8 @@ def suggest(variant: Variant, state: State, seen: Collection[State] = ()) -> Mov
 
 
 def describe(variant: Variant, state: State, move: Move | None) -> str:
-    """A hint in words. Names only the face-up card that moves (``move`` must be legal)."""
+    """A hint in words. Names only the face-up card that moves, in words, as in "Move the
+    Queen of hearts from tableau pile 2 to foundation 1." (``move`` must be legal)."""
     if move is None:
         return (
             "No move leads anywhere new: every legal move goes back to a position this game "
@@ -56,7 +57,7 @@ def describe(variant: Variant, state: State, move: Move | None) -> str:
     if move.type == DEAL.type:
         return "Deal from the stock."
     s, t = variant.index[move.source], variant.index[move.target]  # type: ignore[index]
-    card = CODE[state.piles[s].cards[-move.count]]
+    card = f"the {card_name(state.piles[s].cards[-move.count])}"
     what = card if move.count == 1 else f"{card} and the {_cards(move.count - 1)} on it"
     return f"Move {what} from {variant.pile_name(s)} to {variant.pile_name(t)}."
 

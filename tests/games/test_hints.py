@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from games import daily
 from games.models import Game
+from games.rules.cards import card_name, parse_card
 
 from .helpers import (
     SLUGS,
@@ -29,6 +30,10 @@ from .helpers import (
 pytestmark = pytest.mark.django_db
 
 CARD = re.compile(r"\b(?:10|[2-9TJQKA])[SHDC]\b")
+NAME = re.compile(
+    r"\b(?:Ace|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King)"
+    r" of (?:clubs|diamonds|hearts|spades)\b"
+)
 #: A Selective Castle deal where following the hints reaches, after three moves, a position
 #: whose every legal move goes back to one already seen (found by the engine's hints).
 CIRCLING_DEAL = ("selective-castle", 147, 3)
@@ -38,9 +43,9 @@ def hint(client: APIClient, game_id: int, **data: Any) -> Any:
     return client.post(f"/api/games/{game_id}/hint/", data, format="json")
 
 
-def face_up_codes(game: dict[str, Any]) -> set[str]:
+def face_up_names(game: dict[str, Any]) -> set[str]:
     return {
-        code
+        card_name(parse_card(code))
         for pile in game["state"]["piles"].values()
         for code in pile["cards"][pile["face_down"] :]
     }
@@ -59,8 +64,14 @@ def test_a_hint_is_a_legal_move_in_words_and_only_its_count_changes(slug: str) -
     assert answer["move_number"] == 0
     assert answer["hints"] == 1
     assert answer["message"].startswith(("Move ", "Deal "))
-    # The message names the moving card, which the player can see, and no other.
-    assert set(CARD.findall(answer["message"])) <= face_up_codes(game)
+    # The message names the moving card in words (no code), which the player can see, and no
+    # other.
+    assert not CARD.search(answer["message"])
+    named = NAME.findall(answer["message"])
+    assert set(named) <= face_up_names(game)
+    if answer["move"]["type"] == "move":
+        cards = game["state"]["piles"][answer["move"]["from"]]["cards"]
+        assert named == [card_name(parse_card(cards[-answer["move"]["count"]]))]
 
     after = detail(client, game["id"])
     assert after["counts"] == {"moves": 0, "undos": 0, "hints": 1}

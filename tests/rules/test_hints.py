@@ -7,6 +7,7 @@ import random
 import pytest
 
 from games.rules import DEAL, VARIANTS, State, Variant, get_variant
+from games.rules.hints import describe
 
 from .helpers import move, position
 
@@ -96,6 +97,20 @@ def test_a_card_that_can_go_home_comes_first():
     )
     assert move("tableau:6", "tableau:4") in variant.legal_moves(state)
     assert variant.hint(state) == move("waste", "foundation:0")
+
+
+def test_a_hint_names_the_moving_card_in_words():
+    variant, state = position("gold-mine", {**BLOCKED, "stock": "2C 9D", "waste": "AH"})
+    assert describe(variant, state, variant.hint(state)) == (
+        "Move the Ace of hearts from the waste to foundation 1."
+    )
+    variant, state = position(
+        "grounds-for-divorce", {"tableau:0": "4S | 9D 8D 7D", "tableau:1": "TC", "stock": "2C"}
+    )
+    assert describe(variant, state, move("tableau:0", "tableau:1", 3)) == (
+        "Move the Nine of diamonds and the 2 cards on it from tableau pile 1 to tableau pile 2."
+    )
+    assert describe(variant, state, DEAL) == "Deal from the stock."
 
 
 def test_a_card_from_the_waste_is_brought_into_play_before_dealing():
