@@ -2,9 +2,11 @@
 
 Random games are played to the end through the API. After every response the server's own
 snapshot (``Game.state``, every card known) says which cards are face down at that moment; the
-raw response text is searched for them. Two-deck games hold every card twice, so a code may be
-face down in one copy and face up in the other: there the player's view must show the code
-exactly as often, and in exactly the places, that it lies face up.
+raw response text is searched for them, by code ("QH", as the board and events name cards) and
+by name in words ("Queen of hearts", as messages do). Two-deck games hold every card twice, so
+a card may be face down in one copy and face up in the other: naming it is then no leak, and
+the player's view must show the code exactly as often, and in exactly the places, that it lies
+face up.
 """
 
 from __future__ import annotations
@@ -20,15 +22,28 @@ import pytest
 from games.history import line_of_play
 from games.models import Game, Move
 from games.rules import get_variant
+from games.rules.cards import CODE, card_name, parse_card
 from tests.games.helpers import SLUGS, assert_error, client_for, new_game, play
 
 pytestmark = pytest.mark.django_db
 
-#: A card code standing alone ("7H" in "7H cannot go on 8C", or "\"7H\"" in JSON).
+#: A card code standing alone ("\"7H\"" in JSON).
 CARD = re.compile(r"(?<![A-Za-z0-9])([A2-9TJQK][CDHS])(?![A-Za-z0-9])")
+#: The code of each card's name in words ("seven of hearts": "7H"), as ``card_name`` writes it.
+CODE_BY_NAME = {card_name(card).lower(): CODE[card] for card in range(52)}
+#: A card named in words ("Seven of hearts" in "The Seven of hearts cannot go on ..."), in any
+#: case.
+NAME = re.compile(r"\b(" + "|".join(CODE_BY_NAME) + r")\b", re.IGNORECASE)
 
 GAMES_PER_VARIANT = 5
 MAX_MOVES = 150  # the wrapping games can go on for ever: resign after this
+
+
+def named_cards(text: str) -> Counter:
+    """The codes of the cards ``text`` names, by code or in words."""
+    found = Counter(CARD.findall(text))
+    found.update(CODE_BY_NAME[name.lower()] for name in NAME.findall(text))
+    return found
 
 
 def face_down_count(pile_id: str, pile: dict[str, Any]) -> int:
@@ -59,20 +74,21 @@ def assert_view_hides(view: dict[str, Any], full: dict[str, Any]) -> None:
 
 
 def assert_text_hides(text: str, full: dict[str, Any], seed: int, where: str) -> None:
-    """Search the raw text: no code that is only face down, no seed."""
+    """Search the raw text: no card that is only face down, by code or in words; no seed."""
     down, up = split_cards(full)
-    found = Counter(CARD.findall(text))
+    found = named_cards(text)
     leaked = sorted(code for code in found if down[code] and not up[code])
     assert not leaked, f"{where}: face-down cards {leaked} in {text[:400]}"
     assert str(seed) not in text, f"{where}: the seed {seed} is in the response"
 
 
 def assert_outside_view_only_face_up(body: Any, full: dict[str, Any], where: str) -> None:
-    """Outside the board (events, messages, history) a code may only name a face-up card."""
+    """Outside the board (events, messages, history) a card may only be named, by code or in
+    words, if it is face up."""
     if isinstance(body, dict) and "state" in body:
         body = {key: value for key, value in body.items() if key != "state"}
     up = split_cards(full)[1]
-    named = set(CARD.findall(json.dumps(body, ensure_ascii=False)))
+    named = set(named_cards(json.dumps(body, ensure_ascii=False)))
     assert all(up[code] for code in named), f"{where}: {sorted(c for c in named if not up[c])}"
 
 
@@ -202,6 +218,31 @@ def test_the_view_check_catches_a_leak() -> None:
         assert_text_hides(f'{{"message": "{only_down} cannot go"}}', full, 10**15, "test")
     with pytest.raises(AssertionError):
         assert_text_hides('{"id": 3}', full, 3, "test")
+
+
+def test_the_text_checks_catch_a_face_down_card_named_in_words() -> None:
+    """Messages name cards in words: a face-down card named so fails the checks, as its code
+    does, while a card face down in one deck and face up in the other may be named."""
+    variant = get_variant("blondes-and-brunettes")
+    full = variant.state_to_json(variant.deal(3))
+    down, up = split_cards(full)
+    only_down = next(code for code in down if not up[code])
+    name = card_name(parse_card(only_down))
+    for text in (f"The {name} cannot go on the", f"the {name.lower()}."):
+        with pytest.raises(AssertionError):
+            assert_text_hides(json.dumps({"message": text}), full, 10**15, "test")
+        with pytest.raises(AssertionError):
+            assert_outside_view_only_face_up({"error": {"message": text}}, full, "test")
+    # Both copies' names and codes: the face-up copy is there for the player to see.
+    both = next(code for code in down if up[code])
+    text = f"The {card_name(parse_card(both))} ({both}) cannot go on the"
+    assert_text_hides(json.dumps({"message": text}), full, 10**15, "test")
+    assert_outside_view_only_face_up({"error": {"message": text}}, full, "test")
+    # Cards named only face up, in words, pass too.
+    shown = sorted(code for code in up if not down[code])
+    text = " and ".join(card_name(parse_card(code)) for code in shown)
+    assert shown and named_cards(text) == Counter(shown)
+    assert_text_hides(json.dumps({"message": text}), full, 10**15, "test")
 
 
 def losing_line(slug: str) -> tuple[int, list[dict[str, Any]]]:
