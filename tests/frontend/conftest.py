@@ -74,6 +74,8 @@ def site(browser, transactional_db) -> Iterator[str]:
         "SECRET_KEY": "browser-tests",
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DATABASE_POOL_MAX": "6",
+        # Tests close past days' attempts themselves, when they choose (games.day_closer).
+        "CLOSE_DAYS_IN_SERVER": "0",
     }
     if os.environ.get("REDIS_URL"):
         env["REDIS_URL"] = os.environ["REDIS_URL"]
