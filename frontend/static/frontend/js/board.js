@@ -2,7 +2,8 @@
 // what may move where is the server's business (legal_moves), and input.js handles the pointer
 // and the keyboard. Sizes are CSS variables (site.css: --cw card width, --ch card height)
 // computed from the board's width and the window's height; fanned piles are spaced here, in
-// px, so a long pile squeezes to fit instead of running off the screen.
+// px: a long pile squeezes toward the window's bottom, but never so far that a card's corner
+// (rank and suit) is covered; past that the board grows and the page scrolls.
 
 import { cardElement, cardName, rankLabel } from "./cards.js";
 
@@ -24,11 +25,12 @@ const foundations = (n) => range(n, (i) => ({ pile: `foundation:${i}` }));
  */
 export const layouts = {
   "gold-mine": {
-    units: 7.6,
+    units: 7.93,
     tall: 5.6,
     rows: [
-      { slots: [{ pile: "stock" }, { pile: "waste", span: 2, show: 3 }, ...foundations(4)] },
-      { slots: tableau(7), tableau: true },
+      // The waste fans three cards: wide enough to show two 10s' corners side by side.
+      { slots: [{ pile: "stock" }, { pile: "waste", span: 2.3, show: 3 }, ...foundations(4)] },
+      { slots: tableau(7), tableau: true, justify: "space-between" },
     ],
     hint: () => "A",
     opening: (id) => (id === "stock" ? [1, 0] : [0, 0]),
@@ -62,7 +64,8 @@ export const layouts = {
     units: 9.8,
     tall: 7.8,
     rows: [
-      { slots: [{ pile: "stock" }, { pile: "waste" }, { gap: 1 }, { pile: "reserve", span: 6 }] },
+      // The reserve fans ten cards: room for every corner even with several 10s among them.
+      { slots: [{ pile: "stock" }, { pile: "waste" }, { gap: 0.5 }, { pile: "reserve", span: 6.5 }] },
       { slots: foundations(8), justify: "center" },
       { slots: tableau(9), tableau: true },
     ],
@@ -293,11 +296,21 @@ export function renderBoard(container, game, variant, { reveal = false } = {}) {
 // -- fanning: spacing in px, from the card size the CSS chose and the room left -------------
 
 const STEP = {
-  down: { faceDown: 0.16, faceUp: 0.36, minFaceDown: 0.07, minFaceUp: 0.22 }, // × card width
-  right: { max: 0.58, reserve: 0.62 },
+  down: { faceDown: 0.16, faceUp: 0.36, minFaceDown: 0.07 }, // × card width
+  right: { max: 0.58, reserve: 0.62, back: 0.16 },
 };
 
-function fanDown(pile, cw, room) {
+/** How far down a face-up card its corner index reaches, in px, and a little more: a fanned
+ * card's step never goes below it, or the next card would cover its rank and suit. Measured,
+ * since the index has a minimum font size (site.css) that small cards do not scale down. */
+function cornerDepth(container, cw) {
+  const index = container.querySelector(".card.face-up .index.top");
+  if (!index) return STEP.down.faceUp * cw;
+  const depth = index.getBoundingClientRect().bottom - index.parentElement.getBoundingClientRect().top;
+  return depth + Math.max(1, cw * 0.03);
+}
+
+function fanDown(pile, cw, room, corner) {
   const cards = [...pile.querySelectorAll(":scope > .card")];
   if (!cards.length) {
     pile.style.minHeight = "";
@@ -307,11 +320,12 @@ function fanDown(pile, cw, room) {
   const backs = cards.filter((c) => c.classList.contains("face-down")).length;
   const faces = cards.length - 1 - Math.min(backs, cards.length - 1);
   let down = STEP.down.faceDown * cw;
-  let up = STEP.down.faceUp * cw;
+  let up = Math.max(STEP.down.faceUp * cw, corner);
   const need = () => ch + backs * down + faces * up;
-  // Squeeze the backs first (nobody reads them), then the faces, never below an index's height.
+  // Squeeze the backs first (nobody reads them), then the faces, never below their corner:
+  // a pile still too long makes the board taller.
   if (need() > room && backs) down = Math.max(STEP.down.minFaceDown * cw, (room - ch - faces * up) / backs);
-  if (need() > room && faces) up = Math.max(STEP.down.minFaceUp * cw, (room - ch - backs * down) / faces);
+  if (need() > room && faces) up = Math.max(corner, (room - ch - backs * down) / faces);
   let top = 0;
   for (const card of cards) {
     card.style.top = `${top.toFixed(1)}px`;
@@ -321,14 +335,23 @@ function fanDown(pile, cw, room) {
   pile.style.minHeight = `${(need() + 2).toFixed(1)}px`;
 }
 
+/** How far right each card but the last must show: its corner index and a little more (a 10's
+ * is the widest). The room left over, up to the usual step, is shared evenly. */
 function fanRight(pile, cw) {
   const cards = [...pile.querySelectorAll(":scope > .card")];
-  const room = pile.clientWidth - cw;
+  const corners = cards.slice(0, -1).map((card) => {
+    const index = card.querySelector(".index.top");
+    if (!index) return STEP.right.back * cw;
+    return index.getBoundingClientRect().right - card.getBoundingClientRect().left + Math.max(1, cw * 0.03);
+  });
   const max = (pile.dataset.kind === "reserve" ? STEP.right.reserve : STEP.right.max) * cw;
-  const step = cards.length > 1 ? Math.max(0, Math.min(max, room / (cards.length - 1))) : 0;
+  const room = Math.min(pile.clientWidth - cw, max * corners.length);
+  const extra = corners.length ? Math.max(0, (room - corners.reduce((a, b) => a + b, 0)) / corners.length) : 0;
+  let left = 0;
   cards.forEach((card, i) => {
-    card.style.left = `${(i * step).toFixed(1)}px`;
+    card.style.left = `${left.toFixed(1)}px`;
     card.style.top = "";
+    left += (corners[i] ?? 0) + extra;
   });
 }
 
@@ -338,12 +361,13 @@ export function fitFans(container) {
   const cw = probe?.offsetWidth;
   if (!cw) return; // not displayed yet: the resize observer will call again
   for (const pile of container.querySelectorAll(".pile[data-fan=right]")) fanRight(pile, cw);
+  const corner = cornerDepth(container, cw);
   const rows = container.querySelectorAll(".tableau-row");
   for (const row of rows) {
     // Room: down to the bottom of the window, but never less than a few cards' worth.
     const top = row.getBoundingClientRect().top + window.scrollY;
     const room = Math.max(window.innerHeight - top - 12, cw * 1.4 * 2.6);
-    for (const pile of row.querySelectorAll(".pile[data-fan=down]")) fanDown(pile, cw, room);
+    for (const pile of row.querySelectorAll(".pile[data-fan=down]")) fanDown(pile, cw, room, corner);
   }
 }
 

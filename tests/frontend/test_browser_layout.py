@@ -1,0 +1,121 @@
+"""How the board reads, measured in a real browser: long piles late in a game keep every card's
+corner in view (the page grows instead), special piles are labelled, and the focus, a picked
+card, its targets and a hint each look different."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.frontend.browser_helpers import (
+    Line,
+    call_api,
+    cards,
+    open_game,
+    start_game,
+)
+from tests.frontend.conftest import screenshot
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+# Per game, a deal and moves that pile one tableau pile high (found by searching the engine's
+# moves for the tallest pile): "t3>t0" moves tableau:3's top card to tableau:0, "*n" moves n
+# cards, "d" deals; w, r and f are the waste, the reserve and a foundation.
+LONG_PILES = {
+    "grounds-for-divorce": (1, "t2>t0 t4>t0 t4>t0 t6>t0 d d t6>t0 t3>t0 d d t2>t0 t7>t0 d d t3>t0 "
+                               "t3>t0 t3>t0 t6>t0 t7>t2 t7>t0"),
+    "gold-mine": (5, "d w>t0 d w>t1 w>t2 w>t3 t0>t3 d w>t2 d w>t1 w>t2 w>t0 w>t2 t1>t2*2 d w>t2 "
+                     "w>t1 w>t4 t2>t4*7 w>t2 w>t5 w>t4 t2>t4 d d d w>t2 w>t4 t4>t2*11 d d d w>t4 "
+                     "w>t6 t2>t6*12"),
+    "selective-castle": (4, "t2>t3 t7>f0 t7>t3 t0>t3 t0>t3 t1>t3 t7>t3 t0>t3 t4>t3 t7>t3 t0>t6 "
+                            "t0>t3 t1>t3"),
+    "grandfathers-clock": (1, "t6>t0 t4>t0 t6>t7 t6>t3 t6>t7 t6>f8 t3>t6 t3>t7 t6>t7 t1>t6 t1>t7 "
+                              "t2>t7 t1>t7 t5>t7 t3>t7 t0>t7 t3>f0 t3>f1 t3>t7 t2>t7 t0>t3 t0>f6 "
+                              "t0>t7 t6>t7 t2>f5 t2>t7 t4>t3 t4>t7 t0>t5 t0>t7 t4>t7 t1>t7 t5>t6 "
+                              "t5>t7 t6>t7"),
+    "blondes-and-brunettes": (46, "d d w>t8 t7>t8 d w>t8 " + "d " * 16 + "w>t8 t1>t8 "
+                                  + "d " * 18 + "w>t8 d d d d w>t8 " + "d " * 9
+                                  + "w>t8 d d d w>t8 t0>t8 t6>t8"),
+}  # fmt: skip
+_PILES = {"t": "tableau", "f": "foundation", "w": "waste", "r": "reserve"}
+_STEP = re.compile(r"([a-z])(\d*)>([a-z])(\d*)(?:\*(\d+))?")
+
+
+def parse_move(text: str) -> dict:
+    """A move of LONG_PILES' shorthand as the API's JSON."""
+    if text == "d":
+        return {"type": "deal"}
+    source, i, target, j, count = _STEP.fullmatch(text).groups()
+    name = lambda kind, n: f"{_PILES[kind]}:{n}" if n else _PILES[kind]  # noqa: E731
+    return {"type": "move", "from": name(source, i), "to": name(target, j),
+            "count": int(count or 1)}  # fmt: skip
+
+
+def play_line(page: Page, slug: str, seed: int, moves: str) -> tuple[int, Line]:
+    """A game of ``seed`` with ``moves`` played through the API (each checked by the engine)."""
+    line = Line(slug, seed)
+    game_id = start_game(page, slug, seed)
+    for text in moves.split():
+        move = parse_move(text)
+        number = line.state.move_number
+        line.play(move)
+        answer = call_api(page, "POST", f"/api/games/{game_id}/moves/",
+                          {"move": move, "expected_move_number": number})  # fmt: skip
+        assert answer["status"] == 201, answer
+    return game_id, line
+
+
+# Cards of fanned piles whose corner index (rank and suit) the next card covers, and piles with
+# cards past the felt's bottom or right edge.
+_COVERED = """
+() => {
+  const covered = [];
+  for (const pile of document.querySelectorAll("#board .pile[data-fan]")) {
+    const cards = [...pile.querySelectorAll(":scope > .card")];
+    cards.slice(0, -1).forEach((card, i) => {
+      const index = card.querySelector(".index.top");
+      if (!index) return;  // a back: only its edge need show
+      const corner = index.getBoundingClientRect();
+      const next = cards[i + 1].getBoundingClientRect();
+      const hidden = pile.dataset.fan === "down" ? next.top < corner.bottom - 0.5
+                                                 : next.left < corner.right - 0.5;
+      if (hidden) covered.push(`${pile.dataset.pile}: ${card.dataset.card}`);
+    });
+  }
+  const felt = document.querySelector("#board").getBoundingClientRect();
+  const outside = [...document.querySelectorAll("#board .pile[data-pile]")]
+    .filter((p) => [...p.querySelectorAll(".card")]
+      .some((c) => {
+        const box = c.getBoundingClientRect();
+        return box.bottom > felt.bottom || box.right > felt.right;
+      }))
+    .map((p) => p.dataset.pile);
+  return { covered, outside, scrolls: document.documentElement.scrollHeight > innerHeight };
+}
+"""
+
+
+def test_long_piles_show_every_cards_corner_and_the_page_grows_to_hold_them(site, page):
+    found = {}
+    for slug, (seed, moves) in LONG_PILES.items():
+        game_id, line = play_line(page, slug, seed, moves)
+        tallest = max(
+            len(p["cards"]) for k, p in line.view()["piles"].items() if k.startswith("tableau:")
+        )
+        assert tallest >= 12, (slug, tallest)
+        for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
+            page.set_viewport_size(size)
+            open_game(page, site, game_id)
+            expect(cards(page, "tableau:0").first).to_be_visible()
+            result = page.evaluate(_COVERED)
+            if result["covered"] or result["outside"]:
+                found[f"{slug} ({name})"] = result
+            if name == "desktop":
+                assert result["scrolls"], f"{slug}: the page should grow to hold the long pile"
+                screenshot(page, f"{slug}-long-piles")
+    assert found == {}, f"cards whose corner is covered, or piles off the felt: {found}"
