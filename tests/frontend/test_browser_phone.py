@@ -1,4 +1,5 @@
-"""A phone-sized window (360 x 740): no page scrolls sideways, and every board fits."""
+"""A phone-sized window (360 x 740): no page scrolls sideways, and every board fits; the game's
+header wraps rather than overlaps, and a message does not move the board."""
 
 from __future__ import annotations
 
@@ -11,8 +12,11 @@ from tests.frontend.browser_helpers import (
     board_ready,
     call_api,
     create_players,
+    open_game,
     scroll_width,
     sign_in,
+    start_game,
+    tap_move,
     watch_errors,
 )
 from tests.frontend.conftest import screenshot
@@ -103,3 +107,84 @@ def test_a_phone_sized_window_never_scrolls_sideways(site, new_context, django_u
     page.set_viewport_size({"width": 1280, "height": 900})
     lobby()
     screenshot(page, "lobby-desktop")
+
+
+# The largest deal number there is (2**53 - 1): its badge is the widest.
+LONGEST_SEED = 9007199254740991
+
+# Pairs of the game header's parts whose boxes overlap, and parts past the window's sides.
+_HEADER_CLASHES = """
+() => {
+  const parts = [...document.querySelectorAll(
+    "#game-title, #badges > *, .play-stats > div:not([hidden]), .play-actions > :not([hidden])"
+  )];
+  const boxes = parts.map((p) => [p.id || p.textContent.trim(), p.getBoundingClientRect()]);
+  const clashes = [];
+  boxes.forEach(([a, one], i) => boxes.slice(i + 1).forEach(([b, two]) => {
+    const wide = Math.min(one.right, two.right) - Math.max(one.left, two.left);
+    const high = Math.min(one.bottom, two.bottom) - Math.max(one.top, two.top);
+    if (wide > 0.5 && high > 0.5) clashes.push(`${a} / ${b}`);
+  }));
+  for (const [name, box] of boxes) {
+    if (box.left < -0.5 || box.right > innerWidth + 0.5) clashes.push(`${name} off screen`);
+  }
+  return clashes;
+}
+"""
+
+
+def test_the_game_header_wraps_rather_than_overlaps(site, page):
+    games = {slug: start_game(page, slug, LONGEST_SEED) for slug in SLUGS}
+    # The most the header holds: a hint count, and a finished game's outcome and Result button.
+    hint = call_api(page, "POST", f"/api/games/{games['gold-mine']}/hint/",
+                    {"expected_move_number": 0})  # fmt: skip
+    assert hint["status"] == 200, hint
+    resigned = call_api(page, "POST", f"/api/games/{games['blondes-and-brunettes']}/resign/", {})
+    assert resigned["status"] == 200, resigned
+    clashes = {}
+    for slug, game_id in games.items():
+        page.set_viewport_size({"width": 1280, "height": 900})
+        open_game(page, site, game_id, live=False)
+        expect(page.locator("#badges .badge.seed")).to_have_text(f"Deal #{LONGEST_SEED}")
+        page.keyboard.press("Escape")  # a finished game opens on its result
+        for width, height in ((360, 740), (390, 844), (600, 900), (1280, 900)):
+            page.set_viewport_size({"width": width, "height": height})
+            found = page.evaluate(_HEADER_CLASHES)
+            if found:
+                clashes[f"{slug} at {width}px"] = found
+        page.set_viewport_size({"width": 390, "height": 844})
+        screenshot(page, f"{slug}-header-phone")
+    assert clashes == {}, clashes
+
+
+_BOARD_TOP = "document.querySelector('#board').getBoundingClientRect().top + scrollY"
+SIZES = [PHONE, {"width": 390, "height": 844}, {"width": 1280, "height": 900}]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_message_does_not_move_the_board(site, new_context, django_user_model, size):
+    create_players(django_user_model, "ada")
+    page = new_context(viewport=size).new_page()
+    errors = watch_errors(page)
+    sign_in(page, site, "ada")
+    open_game(page, site, start_game(page, "blondes-and-brunettes", 3))
+    top = page.evaluate(_BOARD_TOP)
+    message = page.locator("#message")
+
+    def check() -> None:
+        """The board stays put, and the message fits in the room kept for it above the felt."""
+        assert page.evaluate(_BOARD_TOP) == top
+        box = message.bounding_box()
+        assert box["height"] > 0 and box["width"] <= size["width"]
+        assert box["y"] + box["height"] <= page.locator("#board").bounding_box()["y"] + 0.5
+
+    page.locator("#hint").click()  # a long message: which card, from where, to where
+    expect(message).to_have_text(re.compile(r"^Hint: move the .+ from .+ to "))
+    check()
+
+    # A refusal, and one of the engine's longest: the 5 of spades does not go on the 3 of hearts.
+    tap_move(page, {"type": "move", "from": "tableau:5", "to": "foundation:0", "count": 1})
+    expect(message).to_have_attribute("data-kind", "error")
+    check()
+    screenshot(page, f"message-{size['width']}")
+    assert errors == []
