@@ -14,6 +14,7 @@ from tests.frontend.browser_helpers import (
     call_api,
     cards,
     open_game,
+    pile,
     start_game,
 )
 from tests.frontend.conftest import screenshot
@@ -119,3 +120,23 @@ def test_long_piles_show_every_cards_corner_and_the_page_grows_to_hold_them(site
                 assert result["scrolls"], f"{slug}: the page should grow to hold the long pile"
                 screenshot(page, f"{slug}-long-piles")
     assert found == {}, f"cards whose corner is covered, or piles off the felt: {found}"
+
+
+def test_the_reserve_is_labelled_as_the_other_games_special_piles_are(site, page):
+    # Grounds for Divorce's discard: its outline says what it takes, a badge counts its runs;
+    # a stock's badge counts its cards. Blondes and Brunettes' reserve: named and counted.
+    open_game(page, site, start_game(page, "grounds-for-divorce", 1))
+    expect(pile(page, "discard")).to_have_attribute("data-hint", "K\u2013A")
+    expect(pile(page, "stock").locator(".count")).to_be_visible()
+
+    open_game(page, site, start_game(page, "blondes-and-brunettes", 3))
+    reserve = pile(page, "reserve")
+    expect(reserve).to_have_attribute("data-hint", "Reserve")  # what its outline shows, empty
+    outline = reserve.evaluate("(p) => getComputedStyle(p, '::before').content")
+    assert outline == '"Reserve"'
+    badge = reserve.locator(".count")
+    expect(badge).to_be_visible()
+    expect(badge).to_have_text("Reserve \u00b7 10")
+    box, felt = badge.bounding_box(), page.locator("#board").bounding_box()
+    assert box["x"] >= reserve.bounding_box()["x"] - 0.5  # starts on the reserve, not before
+    assert box["x"] + box["width"] <= felt["x"] + felt["width"]

@@ -177,9 +177,18 @@ function drawPile(slot, pile, state, layout, slug, reveal) {
       badge.textContent = plural(drawn.length, "run");
       node.append(badge);
     }
+  } else if (kind === "reserve") {
+    // Named on the table as the discard and the stock are: by its outline, and a badge with
+    // how many cards are left in it.
+    node.dataset.hint = "Reserve";
+    drawn = cards.map((code, i) => drawCard(code, i < (pile.face_down || 0), reveal));
+    node.dataset.fan = "right";
+    const badge = div("count", { "aria-hidden": "true" });
+    badge.textContent = `Reserve \u00b7 ${count}`;
+    node.append(badge);
   } else {
     drawn = cards.map((code, i) => drawCard(code, i < (pile.face_down || 0), reveal));
-    node.dataset.fan = kind === "reserve" ? "right" : "down";
+    node.dataset.fan = "down";
   }
   if (count > drawn.length && kind !== "stock" && kind !== "discard") node.classList.add("stacked");
   node.prepend(...drawn);
