@@ -1,6 +1,7 @@
 """The other pages in a real browser: a finished game's replay, double-click to a foundation,
 dark mode, screen-reader labels on the board, the rules pages, the leaderboards and profile,
-and changing the password. Deals are chosen by seed and checked against the rules engine."""
+changing the password, and the lobby's deal-number field. Deals are chosen by seed and checked
+against the rules engine."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from games.rules import VARIANTS
+from games.rules import MAX_SEED, VARIANTS
 from games.rules.cards import card_name, parse_card
 from tests.frontend.browser_helpers import (
     PASSWORD,
@@ -368,3 +369,35 @@ def test_changing_the_password_shows_a_wrong_old_password_then_succeeds(
     # This session is kept: still signed in after a reload.
     page.reload()
     expect(page.locator("html")).to_have_attribute("data-user", "ada")
+
+
+# How much wider than its room the field's text is: the value, and the placeholder when empty.
+_OVERFLOW = """
+(field) => {
+  const style = getComputedStyle(field);
+  const context = document.createElement("canvas").getContext("2d");
+  context.font = style.font;
+  const room = field.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const text = field.value || field.placeholder;
+  return Math.max(0, context.measureText(text).width - room, field.scrollWidth - field.clientWidth);
+}
+"""
+
+
+def test_the_deal_number_field_gives_the_range_and_shows_16_digits_in_full(site, new_context):
+    for width, height in ((1280, 900), (390, 844), (360, 740)):
+        page = new_context(viewport={"width": width, "height": height}).new_page()
+        page.goto(site + "/")
+        field = page.locator("#seed-number")
+        example = re.fullmatch(r"e\.g\. (\d{16})", field.get_attribute("placeholder"))
+        assert example and int(example[1]) <= MAX_SEED, field.get_attribute("placeholder")
+        expect(page.locator("#seed-hint")).to_contain_text(f"from 0 to {MAX_SEED}")
+        assert field.evaluate(_OVERFLOW) == 0, f"the placeholder is cut off at {width} px"
+        field.fill(str(MAX_SEED))
+        assert field.evaluate(_OVERFLOW) == 0, f"a 16-digit deal number is cut off at {width} px"
+
+    field.fill("12a")
+    page.locator("#seed-form button[type=submit]").click()
+    expect(page.locator("#seed-error")).to_have_text(
+        f"Enter a deal number: a whole number from 0 to {MAX_SEED}."
+    )

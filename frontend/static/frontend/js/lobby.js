@@ -92,7 +92,7 @@ seedForm.addEventListener("submit", (event) => {
   event.preventDefault();
   const raw = seedInput.value.trim();
   if (!/^\d+$/.test(raw)) {
-    seedReport("Enter a deal number: a whole number such as 1234.");
+    seedReport("Enter a deal number: a whole number from 0 to 9007199254740991.");
     seedInput.focus();
     return;
   }
