@@ -140,3 +140,87 @@ def test_the_reserve_is_labelled_as_the_other_games_special_piles_are(site, page
     box, felt = badge.bounding_box(), page.locator("#board").bounding_box()
     assert box["x"] >= reserve.bounding_box()["x"] - 0.5  # starts on the reserve, not before
     assert box["x"] + box["width"] <= felt["x"] + felt["width"]
+
+
+# The colour (r, g, b) and line style that mark an element: its outline if it has one, else
+# its first box-shadow (a ring), else its border; ``glow``: whether a light blur surrounds it.
+_MARK = """
+([selector, pseudo]) => {
+  const node = document.querySelector(selector);
+  if (!node) return null;
+  const style = getComputedStyle(node, pseudo);
+  const rgb = (text) => text.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number);
+  const shadows = style.boxShadow === "none" ? [] : style.boxShadow.split(/,(?![^(]*\\))/);
+  const glow = shadows.some((s) => {  // a light blur all round, not a drop shadow
+    const [x, y, blur] = (s.match(/(-?[\\d.]+)px/g) ?? []).map(parseFloat);
+    return x === 0 && y === 0 && blur > 0 && rgb(s).reduce((a, b) => a + b) > 300;
+  });
+  if (style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0) {
+    return { colour: rgb(style.outlineColor), style: style.outlineStyle, glow };
+  }
+  if (shadows.length) return { colour: rgb(shadows[0]), style: "ring", glow };
+  return { colour: rgb(style.borderTopColor), style: style.borderTopStyle, glow };
+}
+"""
+
+
+def _luminance(rgb) -> float:
+    def channel(value: float) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    red, green, blue = (channel(v) for v in rgb)
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def _contrast(one, two) -> float:
+    light, dark = sorted((_luminance(one), _luminance(two)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_the_focus_a_picked_card_its_targets_and_a_hint_each_look_different(site, page):
+    open_game(page, site, start_game(page, "selective-castle", 1))
+    mark = lambda selector, pseudo=None: page.evaluate(_MARK, [selector, pseudo])  # noqa: E731
+    page.locator("#hint").click()
+    expect(page.locator("#board .card.hinted").first).to_be_visible()
+    page.wait_for_timeout(300)  # past the cards' transition
+    hint = mark("#board .card.hinted")
+
+    pile(page, "tableau:2").focus()
+    page.keyboard.press("Enter")  # picks up its Ace of diamonds: tableau:7 and a foundation take it
+    expect(pile(page, "tableau:7")).to_have_class(re.compile(r"\btarget\b"))
+    expect(pile(page, "foundation:0")).to_have_class(re.compile(r"\btarget\b"))
+    assert page.evaluate("document.activeElement.matches('.pile:focus-visible')")
+    page.wait_for_timeout(300)
+    marks = {
+        "focus": mark("#board .pile:focus-visible"),
+        "picked card": mark("#board .card.selected"),
+        "target": mark("#board .pile.target > .card:last-of-type"),
+        "empty target": mark("#board .pile.target.empty:not(.hinted-target)", "::before"),
+        "hint": hint,
+    }
+    screenshot(page, "highlights")
+
+    # Told apart by colour, each pair clearly (distance in RGB; the two targets are alike)...
+    names = list(marks)
+    for i, one in enumerate(names):
+        for two in names[i + 1 :]:
+            if {one, two} == {"target", "empty target"}:
+                continue
+            pairs = zip(marks[one]["colour"], marks[two]["colour"], strict=True)
+            distance = sum((a - b) ** 2 for a, b in pairs) ** 0.5
+            assert distance >= 80, f"{one} and {two} look alike: {marks[one]} {marks[two]}"
+    # ... and by form: a ring around the pile, a ring on the cards, dashes where they may go,
+    # and a glow.
+    assert marks["focus"]["style"] == "solid", marks["focus"]
+    assert marks["picked card"]["style"] == "ring", marks["picked card"]
+    assert marks["target"]["style"] == marks["empty target"]["style"] == "dashed", marks
+    assert marks["hint"]["glow"], marks["hint"]
+
+    # Each stands out on the felt: 3:1 at least against its middle tone (WCAG's non-text
+    # contrast).
+    felt = page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--felt')")
+    stops = re.findall(r"#([0-9a-f]{6})", felt)
+    middle = tuple(int(stops[len(stops) // 2][i : i + 2], 16) for i in (0, 2, 4))
+    for name, found in marks.items():
+        assert _contrast(found["colour"], middle) >= 3, f"{name} is faint on the felt: {found}"
