@@ -121,6 +121,13 @@ class LogoutView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+def signed_in_session(request: Request) -> str | None:
+    """The key of the session this request was signed in with; None for a token's request."""
+    if isinstance(request.successful_authenticator, SessionAuthentication):
+        return request.session.session_key
+    return None
+
+
 class LogoutOthersView(APIView):
     @extend_schema(
         tags=TAGS,
@@ -132,10 +139,8 @@ class LogoutOthersView(APIView):
         },
     )
     def post(self, request: Request) -> Response:
-        by_session = isinstance(request.successful_authenticator, SessionAuthentication)
         ended = services.sign_out_other_sessions(
-            user=request.user,
-            current_session=request.session.session_key if by_session else None,
+            user=request.user, current_session=signed_in_session(request)
         )
         return Response({"ended": ended})
 
@@ -200,16 +205,16 @@ class PasswordChangeView(APIView):
     def post(self, request: Request) -> Response:
         serializer = PasswordChangeSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        by_session = isinstance(request.successful_authenticator, SessionAuthentication)
+        current_session = signed_in_session(request)
         services.change_password(
             user=request.user,
             **serializer.validated_data,
             client_ip=client_ip(request),
-            current_session=request.session.session_key if by_session else None,
+            current_session=current_session,
         )
         # Only a session needs re-signing with the new password hash; a token request has none
         # (and giving it one would create a session nobody asked for).
-        if by_session:
+        if current_session is not None:
             update_session_auth_hash(request, request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
