@@ -78,6 +78,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.api.ApiServerErrorMiddleware",
+    "frontend.middleware.NotFoundPageMiddleware",
 ]
 
 # Database sessions that know their account: "Sign out of other devices" ends them by account.

@@ -39,12 +39,18 @@ def _page(request: HttpRequest, template: str, **context: object) -> HttpRespons
     return render(request, f"frontend/{template}", {"games": GAMES, **context})
 
 
+#: Marks the site's own 404 page (``frontend.middleware.NotFoundPageMiddleware``).
+SITE_PAGE = "patience_site_page"
+
+
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """Every 404 (``handler404``): the API's JSON under /api/, else a page with the site's
     header and a way back."""
     if request.path.startswith("/api/"):
         return api.not_found(request, exception)
-    return render(request, "frontend/not_found.html", {"games": GAMES}, status=404)
+    response = render(request, "frontend/not_found.html", {"games": GAMES}, status=404)
+    setattr(response, SITE_PAGE, True)
+    return response
 
 
 @ensure_csrf_cookie

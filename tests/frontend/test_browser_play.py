@@ -66,7 +66,8 @@ def play_and_check(page: Page, line: Line, how: str, move: dict) -> None:
     expect(page.locator("#message")).not_to_have_attribute("data-kind", "error")
     for event in events:
         if event["type"] == "base_rank_set":  # the note of an automatic effect
-            rank = "10" if event["rank"] == "T" else event["rank"]
+            words = {"A": "Ace", "T": "10", "J": "Jack", "Q": "Queen", "K": "King"}
+            rank = words.get(event["rank"], event["rank"])
             expect(page.locator("#message")).to_have_text(f"The foundations start at {rank}.")
     if moved is not None:
         # The card is on its target pile, on top.

@@ -65,20 +65,24 @@ def test_unknown_game_is_404(client: Client, path: str) -> None:
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("debug", [False, True], ids=["production", "debug (bin/run)"])
 def test_a_page_that_is_not_there_or_not_yours_says_so_with_the_sites_header(
-    client: Client, django_user_model
+    client: Client, django_user_model, settings, debug: bool
 ) -> None:
     from games import services
 
+    settings.DEBUG = debug  # with DEBUG on, Django would show its technical 404 page instead
     owner = django_user_model.objects.create_user("owner", password="x")
     game = services.create_game(user=owner, variant_slug="gold-mine").game
     client.force_login(django_user_model.objects.create_user("visitor", password="x"))
-    for path in ("/no-such-page/", f"/play/{game.pk}/", "/rules/klondike/"):
+    paths = ("/no-such-page/", f"/play/{game.pk}/", f"/replay/{game.pk}/", "/rules/klondike/")
+    for path in (*paths, "/players/nobody/", "/daily/2026-11-22/klondike/"):
         response = client.get(path)
         assert response.status_code == 404
         page = response.content.decode()
         assert 'class="site-header"' in page and "Back to the games" in page
         assert "Grandfather" in page  # the header's rules menu lists the games
+        assert "URLconf" not in page and "DEBUG" not in page
     assert client.get("/api/no-such-endpoint/").json()["error"]["code"] == "not_found"
 
 

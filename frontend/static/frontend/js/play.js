@@ -23,9 +23,10 @@ let signedOut = null; // the server's message once this page's sign-in has ended
 const HINT_SHOWN_MS = 4000;
 
 const OUTCOMES = { won: "You won", lost: "No moves left", resigned: "Resigned", closed: "Day closed" };
+const RANK_WORDS = { A: "Ace", T: "10", J: "Jack", Q: "Queen", K: "King" };
 const NOTES = {
   run_removed: (e) => `A run of ${{ C: "clubs", D: "diamonds", H: "hearts", S: "spades" }[e.suit] ?? e.suit} went to the discard.`,
-  base_rank_set: (e) => `The foundations start at ${e.rank === "T" ? "10" : e.rank}.`,
+  base_rank_set: (e) => `The foundations start at ${RANK_WORDS[e.rank] ?? e.rank}.`,
   undone: () => "Move taken back.",
   day_closed: () => "The day closed at midnight UTC: your attempt stands as it was left.",
 };
