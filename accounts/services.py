@@ -59,12 +59,8 @@ def register_user(*, username: str, password: str, email: str = "") -> AbstractU
     errors: dict[str, list[str]] = {}
     if username_is_taken(username):
         errors["username"] = [USERNAME_TAKEN_MESSAGE]
-    try:
-        # An unsaved instance, so UserAttributeSimilarityValidator can compare the password
-        # with the username and email.
-        password_validation.validate_password(password, user_model(username=username, email=email))
-    except DjangoValidationError as exc:
-        errors["password"] = list(exc.messages)
+    if problems := new_password_problems(password, username=username, email=email):
+        errors["password"] = problems
     if errors:
         raise ValidationError(errors)
     try:
@@ -74,6 +70,19 @@ def register_user(*, username: str, password: str, email: str = "") -> AbstractU
         # A concurrent registration took the name between the check and the insert (the
         # case-insensitive unique index, migration 0001, is what catches "Ada" against "ada").
         raise ValidationError({"username": [USERNAME_TAKEN_MESSAGE]}) from None
+
+
+def new_password_problems(password: str, *, username: str, email: str = "") -> list[str]:
+    """What Django's password validators say against a new account's password (none: fine)."""
+    user_model = get_user_model()
+    # An unsaved instance, so UserAttributeSimilarityValidator can compare the password with
+    # the username and email.
+    candidate = user_model(username=user_model.normalize_username(username), email=email)
+    try:
+        password_validation.validate_password(password, candidate)
+    except DjangoValidationError as exc:
+        return list(exc.messages)
+    return []
 
 
 def authenticate_credentials(*, username: str, password: str, client_ip: str) -> AbstractUser:

@@ -13,6 +13,9 @@ with 415. Sign-in rotates the CSRF token: the response sets a new csrftoken cook
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.contrib.auth import login, logout, update_session_auth_hash
 from django.middleware.csrf import get_token
 from django.utils.decorators import method_decorator
@@ -20,6 +23,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
+from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -84,10 +88,24 @@ class RegisterView(APIView):
     )
     def post(self, request: Request) -> Response:
         serializer = RegisterSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        if not serializer.is_valid():
+            raise ValidationError(_with_password_problems(serializer))
         user = services.register_user(**serializer.validated_data)
         login(request, user)
         return Response(UserSerializer(user).data, status=status.HTTP_201_CREATED)
+
+
+def _with_password_problems(serializer: RegisterSerializer) -> dict[str, Any]:
+    """A refused sign-up's errors, the password's included: one answer names every field to
+    fix, not the password's problems only once the other fields are right."""
+    errors = dict(serializer.errors)
+    data = serializer.initial_data if isinstance(serializer.initial_data, Mapping) else {}
+    password, username = data.get("password"), data.get("username")
+    if "password" not in errors and isinstance(password, str) and isinstance(username, str):
+        email = data.get("email") if isinstance(data.get("email"), str) else ""
+        if problems := services.new_password_problems(password, username=username, email=email):
+            errors["password"] = problems
+    return errors
 
 
 class LoginView(APIView):

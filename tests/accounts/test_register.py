@@ -72,6 +72,23 @@ def test_username_and_password_errors_are_reported_together(client: Client, ada:
     assert set(error["fields"]) == {"username", "password"}
 
 
+def test_a_weak_password_is_reported_with_a_malformed_username_and_email(
+    client: Client,
+) -> None:
+    """Every field to fix in one answer: not the password's problems only once the others
+    are right."""
+    response = post(
+        client, "register", {"username": "bad name!", "email": "notanemail", "password": "123"}
+    )
+
+    error = assert_error(response, 400, "invalid")
+    assert set(error["fields"]) == {"username", "email", "password"}
+    assert "This password is too short. It must contain at least 8 characters." in (
+        error["fields"]["password"]
+    )
+    assert User.objects.count() == 0
+
+
 @pytest.mark.parametrize(
     "username",
     ["grace hopper", "grace!", "", "g" * 151],
