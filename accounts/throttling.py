@@ -1,13 +1,17 @@
 """Throttling of failed sign-ins, counted in Django's cache.
 
-A username may fail ``LOGIN_FAILURE_LIMIT`` times (5) and a client IP ``LOGIN_FAILURE_IP_LIMIT``
-times (20) within ``LOGIN_FAILURE_WINDOW`` seconds (900); past either limit every attempt is
-refused with 429 until the window, which opens at the first failure, closes. Settings override
-the defaults. The cache is Redis whenever ``REDIS_URL`` is set, so every server process shares
-the counts; the per-process locmem cache is for development and tests only.
+Within ``LOGIN_FAILURE_WINDOW`` seconds (900), a username may fail ``LOGIN_FAILURE_LIMIT``
+times (5) from one client IP, ``LOGIN_FAILURE_ACCOUNT_LIMIT`` times (50) from all addresses
+together, and a client IP may fail ``LOGIN_FAILURE_IP_LIMIT`` times (20) whatever the usernames.
+Past any limit the attempts it covers are refused with 429 until its window, which opens at its
+first failure, closes. Settings override the defaults. The cache is Redis whenever
+``REDIS_URL`` is set, so every server process shares the counts; the per-process locmem cache is
+for development and tests only.
 
-The username limit also lets anyone lock an account out for one window by failing on purpose;
-that is the accepted price of capping guesses at a password.
+Why three counts: the one per username and address is what stops a guesser, and it locks out
+only that address, so a stranger failing on purpose does not lock the owner out. The
+account-wide one caps guessing spread over many addresses; reaching it takes ten addresses'
+worth of failures, and then it does lock the account out for everyone until its window closes.
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
-DEFAULT_USERNAME_LIMIT = 5
+DEFAULT_USERNAME_LIMIT = 5  # per username and client IP
+DEFAULT_ACCOUNT_LIMIT = 50  # per username, all addresses together
 DEFAULT_IP_LIMIT = 20
 DEFAULT_WINDOW_SECONDS = 15 * 60
 
@@ -124,7 +129,8 @@ class _Counter:
 
 
 class LoginGuard:
-    """The failure counts one sign-in attempt is checked against: its username's and its IP's.
+    """The failure counts one sign-in attempt is checked against: its username's from its IP,
+    its username's from every IP, and its IP's.
 
     Usage: ``reserve()`` before checking the password, ``succeeded()`` if it was right; a wrong
     password needs nothing more, the reservation stands as the failure. Counting before the check
@@ -133,20 +139,26 @@ class LoginGuard:
 
     def __init__(self, *, username: str, client_ip: str) -> None:
         window = _setting("LOGIN_FAILURE_WINDOW", DEFAULT_WINDOW_SECONDS)
-        self._username = _Counter(
-            name=f"user:{_digest(fold_username(username))}",
+        user, ip = _digest(fold_username(username)), _digest(client_ip)
+        self._pair = _Counter(
+            name=f"user-ip:{user}:{ip}",
             limit=_setting("LOGIN_FAILURE_LIMIT", DEFAULT_USERNAME_LIMIT),
             seconds=window,
         )
+        self._account = _Counter(
+            name=f"user:{user}",
+            limit=_setting("LOGIN_FAILURE_ACCOUNT_LIMIT", DEFAULT_ACCOUNT_LIMIT),
+            seconds=window,
+        )
         self._ip = _Counter(
-            name=f"ip:{_digest(client_ip)}",
+            name=f"ip:{ip}",
             limit=_setting("LOGIN_FAILURE_IP_LIMIT", DEFAULT_IP_LIMIT),
             seconds=window,
         )
 
     def reserve(self) -> None:
         """Count this attempt as a failure until it succeeds; raise LoginThrottled past a limit."""
-        counters = (self._username, self._ip)
+        counters = (self._pair, self._account, self._ip)
         counts = [counter.hit() for counter in counters]
         exceeded = [c for c, count in zip(counters, counts, strict=True) if count > c.limit]
         if exceeded:
@@ -157,6 +169,9 @@ class LoginGuard:
             raise LoginThrottled(max(counter.retry_after() for counter in exceeded))
 
     def succeeded(self) -> None:
-        """The password was right: forget the username's failures, and this attempt's IP count."""
-        self._username.clear()
+        """The password was right: forget this address's failures at the username, and take
+        back this attempt's own counts. The account-wide failures stay: a guesser spread over
+        many addresses must not get a fresh allowance each time the owner signs in."""
+        self._pair.clear()
+        self._account.release()
         self._ip.release()

@@ -1,4 +1,5 @@
-"""Repeated failed sign-ins are throttled: 5 per username, 20 per IP, within 15 minutes."""
+"""Repeated failed sign-ins are throttled within 15 minutes: 5 per username from one address,
+50 per username from all addresses, 20 per address."""
 
 from __future__ import annotations
 
@@ -166,13 +167,13 @@ def test_wrong_old_passwords_count_toward_the_throttle(signed_in: Client) -> Non
     assert_error(response, 429, "throttled")
 
 
-def test_parallel_guesses_cannot_overtake_the_limit() -> None:
-    """Each attempt is counted before its password is checked, so of 40 simultaneous guesses
-    at one username only 5 get as far as a password check."""
-    barrier = threading.Barrier(40)
+def parallel_guesses(addresses: list[str]) -> int:
+    """How many of simultaneous guesses at "ada", one from each address, get as far as a
+    password check."""
+    barrier = threading.Barrier(len(addresses))
 
-    def attempt(n: int) -> bool:
-        guard = LoginGuard(username="ada", client_ip=f"198.51.100.{n}")
+    def attempt(address: str) -> bool:
+        guard = LoginGuard(username="ada", client_ip=address)
         barrier.wait()
         try:
             guard.reserve()
@@ -180,7 +181,61 @@ def test_parallel_guesses_cannot_overtake_the_limit() -> None:
             return False
         return True  # a wrong password: the reservation stands as the failure
 
-    with ThreadPoolExecutor(max_workers=40) as pool:
-        admitted = list(pool.map(attempt, range(40)))
+    with ThreadPoolExecutor(max_workers=len(addresses)) as pool:
+        return list(pool.map(attempt, addresses)).count(True)
 
-    assert admitted.count(True) == 5
+
+def test_parallel_guesses_from_one_address_cannot_overtake_the_limit() -> None:
+    """Each attempt is counted before its password is checked, so of 40 simultaneous guesses
+    at one username from one address only 5 get as far as a password check."""
+    assert parallel_guesses(["198.51.100.1"] * 40) == 5
+
+
+def test_parallel_guesses_from_many_addresses_cannot_overtake_the_account_limit() -> None:
+    assert parallel_guesses([f"198.51.100.{n}" for n in range(80)]) == 50
+
+
+def test_a_strangers_failures_do_not_lock_the_owner_out_from_another_address(
+    client: Client, ada: User
+) -> None:
+    fail(client, 5, REMOTE_ADDR="203.0.113.9")
+
+    assert_error(login(client, REMOTE_ADDR="203.0.113.9"), 429, "throttled")
+    assert login(client, REMOTE_ADDR="192.0.2.7").status_code == 200
+
+
+def test_failures_spread_over_many_addresses_lock_the_account_everywhere(
+    client: Client, ada: User, django_user_model: type[User]
+) -> None:
+    django_user_model.objects.create_user(username="grace", password=PASSWORD)
+    for n in range(10):
+        fail(client, 5, REMOTE_ADDR=f"203.0.113.{n}")
+
+    response = login(client, REMOTE_ADDR="192.0.2.7")
+
+    error = assert_error(response, 429, "throttled")
+    assert "Try again in 15 minutes" in error["message"]
+    # Only that account: the addresses' own allowances are not used up.
+    assert login(client, "grace", REMOTE_ADDR="203.0.113.0").status_code == 200
+
+
+def test_the_account_limit_comes_from_settings(
+    client: Client, ada: User, settings: Settings
+) -> None:
+    settings.LOGIN_FAILURE_ACCOUNT_LIMIT = 3
+    for n in range(3):
+        fail(client, 1, REMOTE_ADDR=f"203.0.113.{n}")
+
+    assert_error(login(client, REMOTE_ADDR="192.0.2.7"), 429, "throttled")
+
+
+def test_a_successful_login_keeps_the_account_wide_failures(client: Client, ada: User) -> None:
+    """Else a guesser spread over many addresses would get a fresh allowance whenever the owner
+    signs in."""
+    for n in range(9):
+        fail(client, 5, REMOTE_ADDR=f"203.0.113.{n}")
+    assert login(client, REMOTE_ADDR="192.0.2.7").status_code == 200
+
+    fail(client, 5, REMOTE_ADDR="203.0.113.9")
+
+    assert_error(login(client, REMOTE_ADDR="192.0.2.7"), 429, "throttled")
