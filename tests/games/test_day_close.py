@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import threading
-import time
 from typing import Any
 
 import pytest
@@ -209,21 +208,34 @@ def test_the_closer_does_not_start_where_it_is_switched_off(settings: Any) -> No
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_closer_thread_closes_past_days_as_it_starts(clock: DailyClock) -> None:
+def test_the_closer_thread_closes_past_days_as_it_starts(
+    clock: DailyClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
     attempt = start_daily(client_for(), DAY, "gold-mine")
     clock.advance()
+    passes: list[list[int]] = []
+    first_pass_done = threading.Event()
+    close_days_once = day_closer.close_days_once
+
+    def watched_pass() -> list[int]:
+        passes.append(close_days_once())
+        first_pass_done.set()
+        return passes[-1]
+
+    # Wait for the thread's pass rather than poll the database meanwhile: SQLite's shared
+    # in-memory test database refuses a read during another thread's write ("table is locked").
+    monkeypatch.setattr(day_closer, "close_days_once", watched_pass)
     stop = threading.Event()
     thread = threading.Thread(target=day_closer.run, args=(stop,), daemon=True)
     thread.start()
     try:
-        deadline = time.monotonic() + 10
-        while Game.objects.get(pk=attempt["id"]).status != "closed":
-            assert time.monotonic() < deadline, "the closer did not close the attempt"
-            time.sleep(0.05)
+        assert first_pass_done.wait(10), "the closer did not make its first pass"
     finally:
         stop.set()
         thread.join(5)
     assert not thread.is_alive()
+    assert passes == [[attempt["id"]]]
+    assert Game.objects.get(pk=attempt["id"]).status == "closed"
 
 
 def test_a_failing_pass_is_logged_and_the_closer_goes_on(
