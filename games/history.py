@@ -17,7 +17,6 @@ RESIGN = "resign"
 CLOSE = "close"
 #: Entries that end a game and leave the cards as they are.
 ENDINGS = frozenset({RESIGN, CLOSE})
-SERVICE_ACTIONS = frozenset({UNDO, *ENDINGS})
 
 
 def line_of_play(variant: Variant, seed: int, entries: Iterable[dict[str, Any]]) -> list[State]:
@@ -88,7 +87,3 @@ def last_move_can_be_undone(history: Sequence[tuple[dict[str, Any], list[dict[st
     standing = standing_entries(payload for payload, _ in history)
     return bool(standing) and not revealed_hidden_cards(*history[standing[-1]])
 
-
-def state_after(variant: Variant, seed: int, entries: list[dict[str, Any]], step: int) -> State:
-    """The board after the first ``step`` entries of the history."""
-    return line_of_play(variant, seed, entries[:step])[-1]

@@ -24,10 +24,6 @@ CODE: tuple[str, ...] = tuple(RANK_CHARS[c % 13] + SUIT_CHARS[c // 13] for c in 
 _BY_CODE = {code: card for card, code in enumerate(CODE)}
 
 
-def make_card(rank: int, suit: int) -> int:
-    return suit * 13 + rank - 1
-
-
 def parse_card(code: str) -> int:
     """``"QH"`` → card; raises ValueError for anything that is not a card code."""
     try:
