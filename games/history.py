@@ -10,13 +10,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from games.rules import IllegalMove, ReplayError, State, Variant
+from games.rules import Event, IllegalMove, ReplayError, State, Variant
 
 UNDO = "undo"
 RESIGN = "resign"
 CLOSE = "close"
 #: Entries that end a game and leave the cards as they are.
 ENDINGS = frozenset({RESIGN, CLOSE})
+
+
+#: The event the service records with each of its own entries.
+SERVICE_EVENTS = {UNDO: "undone", RESIGN: "resigned", CLOSE: "day_closed"}
 
 
 def line_of_play(variant: Variant, seed: int, entries: Iterable[dict[str, Any]]) -> list[State]:
@@ -35,28 +39,40 @@ def positions_seen(variant: Variant, seed: int, entries: Iterable[dict[str, Any]
     ``move_number`` 0 (the form ``Variant.hint`` compares)."""
     line = [variant.deal(seed)]
     seen = {line[0]._replace(move_number=0)}
-    for state in _play_through(variant, line, entries):
+    for state, _ in _play_through(variant, line, entries):
         seen.add(state._replace(move_number=0))
     return seen
 
 
+def replay_history(
+    variant: Variant, seed: int, entries: Iterable[dict[str, Any]]
+) -> Iterator[tuple[State, list[Event]]]:
+    """The board after each history entry, with the events the engine (or the service)
+    reports for it; raises ``ReplayError`` at the first entry that does not apply."""
+    yield from _play_through(variant, [variant.deal(seed)], entries)
+
+
 def _play_through(
     variant: Variant, line: list[State], entries: Iterable[dict[str, Any]]
-) -> Iterator[State]:
+) -> Iterator[tuple[State, list[Event]]]:
     """Apply each entry to ``line`` (the states on the board, the deal first) in place,
-    yielding the board after each one."""
+    yielding the board after each one and the events it caused."""
     for step, entry in enumerate(entries, start=1):
         kind = entry.get("type") if isinstance(entry, dict) else None
         if kind == UNDO:
             if len(line) == 1:
                 raise ReplayError(step, IllegalMove("nothing_to_undo", "There is no move to undo."))
             line.pop()
-        elif kind not in ENDINGS:
+            events = [{"type": SERVICE_EVENTS[UNDO]}]
+        elif kind in ENDINGS:
+            events = [{"type": SERVICE_EVENTS[kind]}]
+        else:
             try:
-                line.append(variant.apply(line[-1], variant.move_from_json(entry)))
+                after, events = variant.play(line[-1], variant.move_from_json(entry))
             except IllegalMove as error:
                 raise ReplayError(step, error) from error
-        yield line[-1]
+            line.append(after)
+        yield line[-1], events
 
 
 def standing_entries(entries: Iterable[dict[str, Any]]) -> list[int]:
@@ -86,4 +102,3 @@ def last_move_can_be_undone(history: Sequence[tuple[dict[str, Any], list[dict[st
     back: there is one, and it showed no hidden card."""
     standing = standing_entries(payload for payload, _ in history)
     return bool(standing) and not revealed_hidden_cards(*history[standing[-1]])
-

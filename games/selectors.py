@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,9 +32,15 @@ from django.utils import timezone
 
 from config.api import ApiError
 from games import daily
-from games.history import CLOSE, RESIGN, UNDO, last_move_can_be_undone, line_of_play
+from games.history import (
+    CLOSE,
+    RESIGN,
+    last_move_can_be_undone,
+    line_of_play,
+    replay_history,
+)
 from games.models import AuditLog, DailyChallenge, Game, GameFlag, Move
-from games.rules import VARIANTS, IllegalMove, ReplayError, State, Variant, get_variant
+from games.rules import VARIANTS, ReplayError, State, Variant, get_variant
 
 
 def variant_catalogue() -> list[dict[str, Any]]:
@@ -263,8 +268,7 @@ class Verification:
 
 
 HistoryRow = tuple[int, Any, Any, dt.datetime]
-#: The service's entries that end a game: the event each records and the status it leaves.
-ENDING_EVENTS = {RESIGN: "resigned", CLOSE: "day_closed"}
+#: The status each of the service's entries that end a game leaves.
 ENDING_STATUS = {RESIGN: Game.Status.RESIGNED, CLOSE: Game.Status.CLOSED}
 
 
@@ -272,33 +276,6 @@ def _history_rows(game: Game) -> list[HistoryRow]:
     return list(
         game.moves.order_by("number").values_list("number", "payload", "events", "received_at")
     )
-
-
-def _replay(
-    variant: Variant, seed: int, entries: list[Any]
-) -> Iterator[tuple[State, list[dict[str, Any]]]]:
-    """The board after each history entry, with the events the engine (or the service) reports
-    for it; raises ``ReplayError`` at the first entry that does not apply.
-
-    The same walk as ``games.history.line_of_play``, kept step by step for the review."""
-    line = [variant.deal(seed)]
-    for step, entry in enumerate(entries, start=1):
-        kind = entry.get("type") if isinstance(entry, dict) else None
-        if kind == UNDO:
-            if len(line) == 1:
-                error = IllegalMove("nothing_to_undo", "There is no move to undo.")
-                raise ReplayError(step, error)
-            line.pop()
-            yield line[-1], [{"type": "undone"}]
-        elif kind in ENDING_EVENTS:
-            yield line[-1], [{"type": ENDING_EVENTS[kind]}]
-        else:
-            try:
-                after, events = variant.play(line[-1], variant.move_from_json(entry))
-            except IllegalMove as error:
-                raise ReplayError(step, error) from error
-            line.append(after)
-            yield after, events
 
 
 def verification(game: Game, rows: list[HistoryRow] | None = None) -> Verification:
@@ -325,7 +302,7 @@ def verification(game: Game, rows: list[HistoryRow] | None = None) -> Verificati
     # snapshot gives the tampering away.
     first_odd_events = None
     try:
-        for step, (after, events) in enumerate(_replay(variant, game.deal.seed, entries), 1):
+        for step, (after, events) in enumerate(replay_history(variant, game.deal.seed, entries), 1):
             state = after
             if first_odd_events is None and events != rows[step - 1][2]:
                 first_odd_events = step
@@ -420,7 +397,7 @@ def review_step(game: Game, step: int, rows: list[HistoryRow] | None = None) -> 
     states = [variant.deal(game.deal.seed)]
     error = None
     try:
-        for after, _ in _replay(variant, game.deal.seed, [row[1] for row in rows[:step]]):
+        for after, _ in replay_history(variant, game.deal.seed, [row[1] for row in rows[:step]]):
             states.append(after)
     except ReplayError as failure:
         error = {"step": failure.step, "message": failure.error.message}

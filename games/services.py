@@ -18,6 +18,7 @@ from games import daily, live, selectors, store
 from games.history import (
     CLOSE,
     RESIGN,
+    SERVICE_EVENTS,
     UNDO,
     line_of_play,
     positions_seen,
@@ -239,7 +240,7 @@ def undo_move(
         game.undo_count += 1
         # The move now last on the board decides whether another undo may follow.
         game.can_undo = len(standing) > 1 and not revealed_hidden_cards(*history[standing[-2]])
-        events = [{"type": "undone"}]
+        events = [{"type": SERVICE_EVENTS[UNDO]}]
         return _record(game, variant, line[-2], {"type": UNDO}, events, Game.Status.PLAYING)
 
 
@@ -288,7 +289,7 @@ def resign_game(
         game = _lock_playing_game(user, game_id, expected_move_number)
         variant = get_variant(game.deal.variant)
         state = variant.state_from_json(game.state)
-        events = [{"type": "resigned"}]
+        events = [{"type": SERVICE_EVENTS[RESIGN]}]
         game.can_undo = False
         return _record(game, variant, state, {"type": RESIGN}, events, Game.Status.RESIGNED)
 
@@ -319,7 +320,7 @@ def close_attempt(*, game_id: int) -> Outcome | None:
             variant,
             state,
             {"type": CLOSE},
-            [{"type": "day_closed"}],
+            [{"type": SERVICE_EVENTS[CLOSE]}],
             Game.Status.CLOSED,
             finished_at=daily.closes_at(game.daily.date),
         )
