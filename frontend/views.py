@@ -18,7 +18,6 @@ from accounts.services import INVALID_RESET_LINK_MESSAGE
 from config import api
 from frontend.games import GAMES
 from games import daily, selectors
-from games.models import Game
 
 
 def _rules_path(slug: str) -> Path:
@@ -58,20 +57,22 @@ def index(request: HttpRequest) -> HttpResponse:
     return _page(request, "lobby.html")
 
 
+def _own_game_page(request: HttpRequest, template: str, game_id: int) -> HttpResponse:
+    if not selectors.owns_game(request.user, game_id):
+        raise Http404("No such game.")
+    return _page(request, template, game_id=game_id)
+
+
 @login_required
 @ensure_csrf_cookie
 def play(request: HttpRequest, game_id: int) -> HttpResponse:
-    if not Game.objects.filter(pk=game_id, owner=request.user).exists():
-        raise Http404("No such game.")
-    return _page(request, "play.html", game_id=game_id)
+    return _own_game_page(request, "play.html", game_id)
 
 
 @login_required
 @ensure_csrf_cookie
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
-    if not Game.objects.filter(pk=game_id, owner=request.user).exists():
-        raise Http404("No such game.")
-    return _page(request, "replay.html", game_id=game_id)
+    return _own_game_page(request, "replay.html", game_id)
 
 
 @ensure_csrf_cookie

@@ -60,6 +60,11 @@ def variant_catalogue() -> list[dict[str, Any]]:
     ]
 
 
+def variant_names() -> dict[str, str]:
+    """Each game's slug and name, in the engine's order (the pages' menus)."""
+    return {slug: variant.name for slug, variant in VARIANTS.items()}
+
+
 def own_games(
     user: AbstractBaseUser, *, status: str | None = None, variant: str | None = None
 ) -> QuerySet[Game]:
@@ -77,6 +82,11 @@ def own_game(user: AbstractBaseUser, game_id: int) -> Game:
     if game is None:
         raise ApiError("not_found", "There is no such game.", 404)
     return game
+
+
+def owns_game(user: AbstractBaseUser, game_id: int) -> bool:
+    """Whether the game is the player's (a page of anyone else's is "not found")."""
+    return Game.objects.filter(pk=game_id, owner=user).exists()
 
 
 def seed_visible(game: Game) -> bool:
