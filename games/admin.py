@@ -27,7 +27,7 @@ from django.views.decorators.http import require_POST
 from config.api import ApiError
 from games import daily, selectors, services
 from games.models import AuditLog, DailyChallenge, Deal, Game, GameFlag, Move
-from games.rules import DEAL_VERSION, MAX_SEED
+from games.rules import MAX_SEED
 
 User = get_user_model()
 
@@ -110,20 +110,8 @@ class DailyChallengeForm(forms.ModelForm):
     def clean_date(self) -> Any:
         date = self.cleaned_data["date"]
         if date <= daily.today():
-            raise forms.ValidationError(
-                "Only a future day's seed can be set: players may already have this deal."
-            )
+            raise forms.ValidationError(services.FUTURE_DAYS_ONLY_MESSAGE)
         return date
-
-    def save(self, commit: bool = True) -> DailyChallenge:
-        challenge = super().save(commit=False)
-        challenge.deal, _ = Deal.objects.get_or_create(
-            variant=challenge.variant, seed=self.cleaned_data["seed"], deal_version=DEAL_VERSION
-        )
-        challenge.seed_set_by_staff = True
-        if commit:
-            challenge.save()
-        return challenge
 
 
 @admin.register(DailyChallenge)
@@ -144,12 +132,7 @@ class DailyChallengeAdmin(admin.ModelAdmin):
         """The day's ranking, each attempt linked to its review; excluded ones after it."""
         if challenge.pk is None:
             return "—"
-        ranked = list(
-            selectors.ranked_attempts(challenge.date, challenge.variant).select_related("owner")
-        )
-        excluded = challenge.games.filter(ranked=True, excluded=True).select_related("owner")
-        rows = [(str(rank), game) for rank, game in enumerate(ranked, start=1)]
-        rows += [("excluded", game) for game in excluded]
+        rows = selectors.staff_daily_board(challenge)
         if not rows:
             return "No attempts."
         items = format_html_join(
@@ -184,7 +167,10 @@ class DailyChallengeAdmin(admin.ModelAdmin):
         self, request: HttpRequest, obj: DailyChallenge, form: Any, change: bool
     ) -> None:
         services.save_daily_challenge(
-            actor=request.user, challenge=obj, reason=form.cleaned_data.get("reason", "")
+            actor=request.user,
+            challenge=obj,
+            seed=form.cleaned_data["seed"],
+            reason=form.cleaned_data.get("reason", ""),
         )
 
     def delete_model(self, request: HttpRequest, obj: DailyChallenge) -> None:

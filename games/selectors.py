@@ -552,6 +552,15 @@ def ranked_attempts(date: dt.date, variant: str) -> QuerySet[Game]:
     return _with_ranking_keys(attempts).order_by(*RANKING_ORDER)
 
 
+def staff_daily_board(challenge: DailyChallenge) -> list[tuple[str, Game]]:
+    """A challenge's ranked attempts for staff, with their owners: (rank, game) best first,
+    then ("excluded", game) for those taken off the leaderboard."""
+    ranked = ranked_attempts(challenge.date, challenge.variant).select_related("owner")
+    excluded = challenge.games.filter(ranked=True, excluded=True).select_related("owner")
+    rows = [(str(rank), game) for rank, game in enumerate(ranked, start=1)]
+    return rows + [("excluded", game) for game in excluded]
+
+
 def _entry(rank: int, row: dict[str, Any]) -> dict[str, Any]:
     return {"rank": rank, "user": row["owner__username"], **_result(row)}
 

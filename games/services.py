@@ -86,10 +86,7 @@ def create_game(*, user: AbstractBaseUser, variant_slug: str, seed: int | None =
     elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise ApiError("invalid_seed", f"A deal number is a whole number from 0 to {MAX_SEED}.")
     with transaction.atomic():
-        deal, _ = Deal.objects.get_or_create(
-            variant=variant.slug, seed=seed, deal_version=DEAL_VERSION
-        )
-        return _start(user, variant, deal, seed_chosen=seed_chosen)
+        return _start(user, variant, _deal(variant.slug, seed), seed_chosen=seed_chosen)
 
 
 def daily_challenge(date: dt.date, variant_slug: str) -> DailyChallenge:
@@ -101,15 +98,17 @@ def daily_challenge(date: dt.date, variant_slug: str) -> DailyChallenge:
     if found := challenge.first():
         return found
     with transaction.atomic():
-        deal, _ = Deal.objects.get_or_create(
-            variant=variant.slug,
-            seed=daily.daily_seed(date, variant.slug),
-            deal_version=DEAL_VERSION,
-        )
+        deal = _deal(variant.slug, daily.daily_seed(date, variant.slug))
         found, _ = DailyChallenge.objects.get_or_create(
             date=date, variant=variant.slug, defaults={"deal": deal}
         )
     return found
+
+
+def _deal(variant_slug: str, seed: int) -> Deal:
+    """The deal of this game and seed under the current dealing algorithm, made on first use."""
+    deal, _ = Deal.objects.get_or_create(variant=variant_slug, seed=seed, deal_version=DEAL_VERSION)
+    return deal
 
 
 def start_daily_attempt(*, user: AbstractBaseUser, date: dt.date, variant_slug: str) -> Outcome:
@@ -482,16 +481,18 @@ def _set_excluded(actor: AbstractBaseUser, game_id: int, reason: str, *, exclude
     return game
 
 
+#: Why a day that has started keeps its deal (the admin's form says it too).
+FUTURE_DAYS_ONLY_MESSAGE = (
+    "Only a future day's seed can be set: players may already have this deal."
+)
+
+
 def save_daily_challenge(
-    *, actor: AbstractBaseUser, challenge: DailyChallenge, reason: str = ""
+    *, actor: AbstractBaseUser, challenge: DailyChallenge, seed: int, reason: str = ""
 ) -> DailyChallenge:
-    """Staff set a future day's deal (``challenge.deal`` already chosen), audited."""
+    """Staff set a future day's deal to deal number ``seed``, audited."""
     if challenge.date <= daily.today():
-        raise ApiError(
-            "challenge_started",
-            "Only a future day's seed can be set: players may already have this deal.",
-            409,
-        )
+        raise ApiError("challenge_started", FUTURE_DAYS_ONLY_MESSAGE, 409)
     with transaction.atomic():
         before = (
             DailyChallenge.objects.filter(pk=challenge.pk)
@@ -500,6 +501,7 @@ def save_daily_challenge(
             if challenge.pk
             else None
         )
+        challenge.deal = _deal(challenge.variant, seed)
         challenge.seed_set_by_staff = True
         challenge.save()
         details: dict[str, Any] = {
