@@ -14,7 +14,7 @@ with 415. Sign-in rotates the CSRF token: the response sets a new csrftoken cook
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import login, logout, update_session_auth_hash
 from django.middleware.csrf import get_token
@@ -46,6 +46,9 @@ from accounts.serializers import (
 )
 from accounts.throttling import client_ip
 from config.api import ApiErrorSerializer
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractUser
 
 TAGS = ["accounts"]
 
@@ -108,6 +111,16 @@ def _with_password_problems(serializer: RegisterSerializer) -> dict[str, Any]:
     return errors
 
 
+def _user_signing_in(request: Request) -> AbstractUser:
+    """The user whose username and password the request sends: a session sign-in and a token
+    request check them alike, under the same throttle."""
+    serializer = LoginSerializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return services.authenticate_credentials(
+        **serializer.validated_data, client_ip=client_ip(request)
+    )
+
+
 class LoginView(APIView):
     permission_classes = [AllowAny]
 
@@ -118,11 +131,7 @@ class LoginView(APIView):
         responses={200: UserSerializer, **SIGN_IN_ERRORS},
     )
     def post(self, request: Request) -> Response:
-        serializer = LoginSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        user = services.authenticate_credentials(
-            **serializer.validated_data, client_ip=client_ip(request)
-        )
+        user = _user_signing_in(request)
         login(request, user)
         return Response(UserSerializer(user).data)
 
@@ -297,12 +306,7 @@ class TokenView(APIView):
         responses={200: TokenSerializer, **SIGN_IN_ERRORS},
     )
     def post(self, request: Request) -> Response:
-        serializer = LoginSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        user = services.authenticate_credentials(
-            **serializer.validated_data, client_ip=client_ip(request)
-        )
-        token = services.issue_token(user=user)
+        token = services.issue_token(user=_user_signing_in(request))
         return Response({"token": token.key})
 
     @extend_schema(
