@@ -288,11 +288,8 @@ def _history_rows(game: Game) -> list[HistoryRow]:
     )
 
 
-def verification(game: Game, rows: list[HistoryRow] | None = None) -> Verification:
-    """Replay the history through the engine and compare it with what is stored: numbering,
-    every move, the snapshot, the status and the counts the leaderboards rank by."""
-    variant = get_variant(game.deal.variant)
-    rows = _history_rows(game) if rows is None else rows
+def _numbering_problem(game: Game, rows: list[HistoryRow]) -> Verification | None:
+    """What is wrong when the history's entries are not numbered 1 to the game's move number."""
     for step, (number, *_) in enumerate(rows, start=1):
         if number != step:
             return Verification(
@@ -306,6 +303,16 @@ def verification(game: Game, rows: list[HistoryRow] | None = None) -> Verificati
             f"it has {len(rows)} entries",
             min(len(rows), game.move_number) + 1,
         )
+    return None
+
+
+def verification(game: Game, rows: list[HistoryRow] | None = None) -> Verification:
+    """Replay the history through the engine and compare it with what is stored: numbering,
+    every move, the snapshot, the status and the counts the leaderboards rank by."""
+    variant = get_variant(game.deal.variant)
+    rows = _history_rows(game) if rows is None else rows
+    if misnumbered := _numbering_problem(game, rows):
+        return misnumbered
     entries = [payload for _, payload, _, _ in rows]
     state = variant.deal(game.deal.seed)
     # Where the recorded events first part from the engine's: the likely edit, when only the
