@@ -81,3 +81,19 @@ def test_a_past_days_challenge_shows_its_ranking_with_links_to_each_review(
     assert review in text
     assert text.index("runner_up") > text.index(review)  # the winner comes first
     assert staff_client.get(review).status_code == 200
+
+
+def test_the_challenge_list_counts_attempts_in_a_fixed_number_of_queries(
+    staff_client, django_user_model, django_assert_max_num_queries
+):
+    today = daily.today()
+    for number in range(12):
+        player = django_user_model.objects.create_user(f"p{number}")
+        services.start_daily_attempt(user=player, date=today, variant_slug="gold-mine")
+        services.daily_challenge(today + dt.timedelta(days=number + 1), "gold-mine")
+    with django_assert_max_num_queries(8):
+        page = staff_client.get("/admin/games/dailychallenge/")
+    assert page.status_code == 200
+    rows = {row.date: row for row in page.context["cl"].result_list}
+    assert page.context["cl"].model_admin.attempts(rows[today]) == 12
+    assert page.context["cl"].model_admin.attempts(rows[today + dt.timedelta(days=1)]) == 0
