@@ -9,7 +9,7 @@ from django.core.paginator import EmptyPage, Paginator
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.permissions import AllowAny, IsAdminUser
+from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -377,10 +377,19 @@ class PlayerProfileView(APIView):
 # -- staff -----------------------------------------------------------------------------------
 
 
+class CanReviewGames(BasePermission):
+    """Staff who may view games in the admin, as its review page asks: being staff is not
+    enough (a staff account given other permissions only sees no card here either)."""
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        user = request.user
+        return bool(user and user.is_active and user.is_staff and user.has_perm("games.view_game"))
+
+
 class StaffGameReviewView(APIView):
     """Any game as staff review it: hidden cards included, so staff only."""
 
-    permission_classes = [IsAdminUser]
+    permission_classes = [CanReviewGames]
 
     @extend_schema(
         summary="Staff: review a game (every card at a step, timed history, flags, verification)",

@@ -502,12 +502,16 @@ def test_staff_without_permissions_cannot_review_or_act(django_user_model: Any, 
     client.force_login(helper)
     assert client.get(review_url(game.pk)).status_code == 403
     assert moderate(client, game.pk, "flag").status_code == 403
+    # Nor does the staff API show such an account a single card.
+    api_url = f"/api/staff/games/{game.pk}/review/"
+    assert_error(client_for(helper).get(api_url), 403, "permission_denied")
     # Viewing is not acting: the review opens, the actions do not.
     helper.user_permissions.add(Permission.objects.get(codename="view_game"))
     helper = django_user_model.objects.get(pk=helper.pk)
     client.force_login(helper)
     page = client.get(review_url(game.pk))
     assert page.status_code == 200 and b"Staff actions" not in page.content
+    assert client_for(helper).get(api_url).status_code == 200
     assert moderate(client, game.pk, "flag").status_code == 403
     assert not GameFlag.objects.exists()
 
