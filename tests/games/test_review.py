@@ -518,3 +518,17 @@ def test_staff_without_permissions_cannot_review_or_act(django_user_model: Any, 
 
 def test_the_review_of_a_missing_game_is_404(staff_client: Client) -> None:
     assert staff_client.get(review_url(424242)).status_code == 404
+
+
+def test_players_api_tokens_are_not_shown_or_made_in_the_admin(
+    staff_client: Client, player: Any
+) -> None:
+    from rest_framework.authtoken.models import Token
+
+    token = Token.objects.create(user=player)
+    for url in ("/admin/authtoken/tokenproxy/", "/admin/authtoken/tokenproxy/add/"):
+        response = staff_client.get(url)
+        assert response.status_code == 404, url
+        assert token.key not in response.content.decode()
+    index = staff_client.get("/admin/").content.decode()
+    assert "tokenproxy" not in index.lower()
