@@ -46,6 +46,10 @@ DAILY_SECRET = os.environ.get("DAILY_SECRET") or f"daily:{SECRET_KEY}"
 
 # "testserver" is the host Django's test client sends.
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
+# Origins other than the site's own whose pages may write with the session (Django's CSRF check)
+# and open its websockets (config.origins), e.g. "https://patience.example.org" when a proxy
+# does not pass the Host header the browser used.
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
     # daphne first so its runserver replaces Django's with an ASGI one.

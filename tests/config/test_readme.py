@@ -26,3 +26,18 @@ def test_every_file_the_readme_names_is_in_the_repository() -> None:
     assert {"games/rules/", "bin/run", "bench/README.md"} <= named
     missing = sorted(path for path in named if not (ROOT / path).exists())
     assert missing == [], f"the README names files the repository lacks: {missing}"
+
+
+def test_every_variable_of_the_configuration_table_is_read() -> None:
+    table = README.split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    names = {
+        name
+        for row in table.splitlines()
+        if row.startswith("| `")
+        for name in re.findall(r"`([A-Z][A-Z0-9_]+)`", row.split(" | ")[0])
+    }
+    assert {"SECRET_KEY", "CSRF_TRUSTED_ORIGINS", "PORT"} <= names
+    readers = ["config/settings.py", "bin/run", "tests/conftest.py"]
+    code = "\n".join((ROOT / path).read_text() for path in readers)
+    unread = sorted(name for name in names if not re.search(rf"[\"'{{$]{name}\b", code))
+    assert unread == [], f"the README configures what nothing reads: {unread}"

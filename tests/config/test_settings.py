@@ -13,6 +13,7 @@ CONTROLLED = (
     "DEBUG",
     "SECRET_KEY",
     "ALLOWED_HOSTS",
+    "CSRF_TRUSTED_ORIGINS",
     "DATABASE_URL",
     "REDIS_URL",
     "DATABASE_PREPARE_THRESHOLD",
@@ -28,6 +29,7 @@ from config import settings as s
 print(json.dumps({
     "DEBUG": s.DEBUG,
     "ALLOWED_HOSTS": s.ALLOWED_HOSTS,
+    "CSRF_TRUSTED_ORIGINS": s.CSRF_TRUSTED_ORIGINS,
     "ENGINE": s.DATABASES["default"]["ENGINE"],
     "DB_NAME": str(s.DATABASES["default"]["NAME"]),
     "PREPARE_THRESHOLD": s.DATABASES["default"].get("OPTIONS", {}).get("prepare_threshold"),
@@ -122,6 +124,12 @@ def test_services_on_different_redis_databases_publish_apart() -> None:
 def test_allowed_hosts_from_env() -> None:
     s = load_settings(ALLOWED_HOSTS="patience.example, www.patience.example,")
     assert s["ALLOWED_HOSTS"] == ["patience.example", "www.patience.example"]
+
+
+def test_trusted_origins_from_env() -> None:
+    assert load_settings()["CSRF_TRUSTED_ORIGINS"] == []
+    s = load_settings(CSRF_TRUSTED_ORIGINS="https://patience.example, https://www.patience.example")
+    assert s["CSRF_TRUSTED_ORIGINS"] == ["https://patience.example", "https://www.patience.example"]
 
 
 def test_debug_off_refuses_default_secret_key() -> None:
