@@ -217,10 +217,28 @@ class MoveInline(ReadOnlyMixin, admin.TabularInline):
 class GameFlagAdmin(ReadOnlyMixin, admin.ModelAdmin):
     """Flags are raised and cleared through the review page (audited), never edited."""
 
-    list_display = ["game_link", "reason", "detail", "automatic", "created_at", "cleared_at"]
-    list_filter = ["reason", "automatic", ("cleared_at", admin.EmptyFieldListFilter)]
+    list_display = [
+        "game_link",
+        "player",
+        "reason",
+        "detail",
+        "automatic",
+        "created_at",
+        "cleared_at",
+    ]
+    list_filter = [
+        "reason",
+        "automatic",
+        ("cleared_at", admin.EmptyFieldListFilter),
+        "game__deal__variant",
+        ("game__daily__date", admin.DateFieldListFilter),
+    ]
     search_fields = ["game__owner__username", "=game__id", "detail"]
-    list_select_related = ["game"]
+    list_select_related = ["game__owner"]
+
+    @admin.display(description="player", ordering="game__owner__username")
+    def player(self, flag: GameFlag) -> str:
+        return flag.game.owner.get_username()
 
     @admin.display(description="game", ordering="game")
     def game_link(self, flag: GameFlag) -> str:
@@ -327,7 +345,7 @@ class GameAdmin(admin.ModelAdmin):
         ("daily__date", admin.DateFieldListFilter),
         "created_at",
     ]
-    search_fields = ["owner__username", "deal__seed__exact"]
+    search_fields = ["owner__username", "deal__seed__exact", "=id"]
     date_hierarchy = "created_at"
     list_select_related = ["owner", "deal", "daily"]
     fieldsets = [

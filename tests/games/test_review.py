@@ -159,6 +159,7 @@ def test_game_list_columns_filters_and_search(
     assert ids(deal__variant__exact="gold-mine") == {other.pk}
     assert ids(status__exact="playing", ranked__exact="0") == {game.pk, other.pk}
     assert ids(owner__id__exact=player.pk) == {game.pk}, "the user list links here"
+    assert ids(q=str(game.pk)) >= {game.pk}, "search by the game's number"
     users = staff_client.get("/admin/auth/user/")
     assert b"games" in users.content
 
@@ -532,3 +533,18 @@ def test_players_api_tokens_are_not_shown_or_made_in_the_admin(
         assert token.key not in response.content.decode()
     index = staff_client.get("/admin/").content.decode()
     assert "tokenproxy" not in index.lower()
+
+
+def test_the_flag_list_names_the_player_and_filters_by_game_and_day(
+    staff_client: Client, staff: Any, game: Game, django_assert_max_num_queries: Any
+) -> None:
+    other = play_moves(make_user("bob"), "gold-mine", 77, 2)
+    for flagged in (game, other):
+        services.flag_game(actor=staff, game_id=flagged.pk, reason="check")
+    with django_assert_max_num_queries(8):
+        response = staff_client.get("/admin/games/gameflag/")
+    text = response.content.decode()
+    assert "alice" in text and "bob" in text
+    listing = staff_client.get("/admin/games/gameflag/", {"game__deal__variant": "gold-mine"})
+    assert listing.status_code == 200
+    assert [flag.game_id for flag in listing.context["cl"].result_list] == [other.pk]
