@@ -248,6 +248,48 @@ def test_the_keyboard_picks_up_a_card_moves_it_with_the_arrows_and_puts_it_down(
     expect(cards(page, "tableau:2").last).to_have_attribute("data-card", moved)
 
 
+def spoken(code: str) -> str:
+    """A card as the page names it ("Queen of hearts", "10 of clubs")."""
+    ranks = {"A": "Ace", "T": "10", "J": "Jack", "Q": "Queen", "K": "King"}
+    suits = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+    return f"{ranks.get(code[0], code[0])} of {suits[code[1]]}"
+
+
+def test_screen_readers_hear_each_move_made_what_it_turned_up_and_each_deal(site, page):
+    line = Line("grounds-for-divorce", 1)
+    open_game(page, site, start_game(page, "grounds-for-divorce", 1))
+    move = card("tableau:2", "tableau:0")
+    moved = line.top("tableau:2")
+    events = line.play(move)
+    turned = [event for event in events if event["type"] == "turned_up"]
+    assert turned, "the move turns up a card"
+
+    pile(page, "tableau:2").focus()
+    page.keyboard.press("Enter")
+    navigate_to(page, "tableau:0")
+    page.keyboard.press("Enter")
+    expect_move_number(page, 1)
+    expect(page.locator("#announce")).to_have_text(
+        f"Moved the {spoken(moved)} from Tableau pile 3 to Tableau pile 1. "
+        f"{spoken(turned[0]['card'])} turned up on Tableau pile 3."
+    )
+
+    page.keyboard.press("d")  # a deal is said too
+    expect_move_number(page, 2)
+    expect(page.locator("#announce")).to_have_text("Dealt from the stock.")
+
+
+def test_a_deal_says_the_card_it_put_on_the_waste(site, page):
+    line = Line("gold-mine", 1)
+    open_game(page, site, start_game(page, "gold-mine", 1))
+    line.play(DEAL)
+    top = spoken(line.top("waste"))
+    pile(page, "stock").focus()
+    page.keyboard.press("d")
+    expect_move_number(page, 1)
+    expect(page.locator("#announce")).to_have_text(f"Dealt from the stock: {top} on the waste.")
+
+
 def test_a_hint_marks_the_engines_suggestion_and_the_key_h_asks_again(site, page):
     line = Line("selective-castle", 1)
     open_game(page, site, start_game(page, "selective-castle", 1))

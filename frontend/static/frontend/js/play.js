@@ -172,14 +172,38 @@ async function refused(error) {
   else if (game) show(game, { force: true });
 }
 
+/** What a move did, in words, for screen readers: the cards moved (named from the board they
+ * were moved on, where they were face up), the stock dealt, and cards it turned up or dealt. The
+ * visible notes (a run removed, the base rank) are #message's, a live region of its own. */
+function moveSummary(move, before, next) {
+  const name = (id) => pileTitle(id, next.variant);
+  const parts = [];
+  if (move.type === "deal") {
+    const waste = next.state.piles.waste?.cards.at(-1);
+    parts.push(waste ? `Dealt from the stock: ${cardName(waste)} on the waste.` : "Dealt from the stock.");
+  } else {
+    const count = move.count ?? 1;
+    const moved = before.state.piles[move.from]?.cards.at(-count);
+    const others = count > 1 ? ` and the ${count === 2 ? "card" : `${count - 1} cards`} on it` : "";
+    parts.push(`Moved the ${cardName(moved)}${others} from ${name(move.from)} to ${name(move.to)}.`);
+  }
+  for (const event of next.events ?? []) {
+    if (event.type === "turned_up") parts.push(`${cardName(event.card)} turned up on ${name(event.pile)}.`);
+    if (event.type === "pile_filled") parts.push(`${name(event.pile)} refilled with the ${cardName(event.card)}.`);
+  }
+  return parts.join(" ");
+}
+
 function act(path, body) {
   queue = queue.then(async () => {
     if (!game || whenSignedOut()) return;
+    const before = game;
     try {
       const next = await api("POST", path, { ...body, expected_move_number: game.move_number }, { idempotent: true });
       say("", "info");
       show(next);
       notes(next.events);
+      if (body.move) announce(moveSummary(body.move, before, next));
     } catch (error) {
       await refused(error);
     }
