@@ -224,3 +224,45 @@ def test_the_focus_a_picked_card_its_targets_and_a_hint_each_look_different(site
     middle = tuple(int(stops[len(stops) // 2][i : i + 2], 16) for i in (0, 2, 4))
     for name, found in marks.items():
         assert _contrast(found["colour"], middle) >= 3, f"{name} is faint on the felt: {found}"
+
+
+_FELT_TEXT = """
+() => {
+  const rgba = (text) => text.match(/[\\d.]+/g).map(Number);
+  const found = [];
+  for (const pile of document.querySelectorAll("#board .pile.empty[data-hint]")) {
+    found.push([pile.dataset.pile, rgba(getComputedStyle(pile, "::before").color)]);
+  }
+  for (const mark of document.querySelectorAll("#board .hour-mark")) {
+    found.push([`hour ${mark.textContent}`, rgba(getComputedStyle(mark).color)]);
+  }
+  return found;
+}
+"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_words_and_ranks_on_the_felt_can_be_read(site, page, scheme):
+    # What an empty pile takes ("A", the base rank, "K-A") and the clock's hours are text on
+    # the felt: 4.5:1 against its middle tone, 3:1 (large text) against its lightest.
+    page.emulate_media(color_scheme=scheme)
+    seen = []
+    for slug, seed in [("gold-mine", 1), ("grounds-for-divorce", 1), ("grandfathers-clock", 1)]:
+        open_game(page, site, start_game(page, slug, seed))
+        felt = page.evaluate(
+            "getComputedStyle(document.documentElement).getPropertyValue('--felt')"
+        )
+        stops = [
+            tuple(int(stop[i : i + 2], 16) for i in (0, 2, 4))
+            for stop in re.findall(r"#([0-9a-f]{6})", felt)
+        ]
+        middle = stops[len(stops) // 2]
+        for name, colour in page.evaluate(_FELT_TEXT):
+            alpha = colour[3] if len(colour) > 3 else 1
+            for stop in stops:
+                pairs = zip(colour[:3], stop, strict=True)
+                shown = tuple(alpha * c + (1 - alpha) * f for c, f in pairs)
+                least = 4.5 if stop == middle else 3
+                assert _contrast(shown, stop) >= least, f"{slug} {name} is faint: {colour}"
+            seen.append(name)
+    assert "foundation:0" in seen and "discard" in seen and "hour 12" in seen, seen
