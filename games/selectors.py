@@ -9,7 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import (
     Case,
     Count,
@@ -652,10 +652,16 @@ def history_since(game: Game, since: int) -> list[dict[str, Any]]:
     ]
 
 
+def may_review_games(user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Staff who may view games in the admin: being staff is not enough."""
+    return bool(user.is_active and user.is_staff and user.has_perm("games.view_game"))
+
+
 def watchable_game(user: AbstractBaseUser, game_id: int) -> Game | None:
-    """A game whose changes this user may watch live: their own, or any game for staff."""
+    """A game whose changes this user may watch live: their own, or any game for staff who
+    may review games."""
     games = Game.objects.select_related("deal", "daily").filter(pk=game_id)
-    if not user.is_staff:
+    if not may_review_games(user):
         games = games.filter(owner=user)
     return games.first()
 

@@ -382,8 +382,7 @@ class CanReviewGames(BasePermission):
     enough (a staff account given other permissions only sees no card here either)."""
 
     def has_permission(self, request: Request, view: Any) -> bool:
-        user = request.user
-        return bool(user and user.is_active and user.is_staff and user.has_perm("games.view_game"))
+        return selectors.may_review_games(request.user)
 
 
 class StaffGameReviewView(APIView):

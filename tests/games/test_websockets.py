@@ -13,6 +13,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import Permission
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
@@ -146,10 +147,15 @@ def test_no_hidden_card_reaches_the_game_socket(player):
     scenario()
 
 
-def test_only_the_owner_and_staff_may_watch_a_game(django_user_model, player, castle):
+def test_only_the_owner_and_staff_who_review_games_may_watch_a_game(
+    django_user_model, player, castle
+):
     stranger = django_user_model.objects.create_user("stranger", password="x")
     staff = django_user_model.objects.create_user("referee", password="x", is_staff=True)
+    staff.user_permissions.add(Permission.objects.get(codename="view_game"))
+    bare_staff = django_user_model.objects.create_user("helpdesk", password="x", is_staff=True)
     stranger_headers, staff_headers = session_headers(stranger), session_headers(staff)
+    bare_staff_headers = session_headers(bare_staff)
 
     @async_to_sync
     async def scenario():
@@ -158,6 +164,8 @@ def test_only_the_owner_and_staff_may_watch_a_game(django_user_model, player, ca
         assert refused == 4404
         _, refused = await connect(path, [ORIGIN])
         assert refused == 4401
+        _, refused = await connect(path, bare_staff_headers)
+        assert refused == 4404
         ws, first = await connect(path, staff_headers)
         assert first["type"] == "sync"
         await ws.disconnect()
