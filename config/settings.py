@@ -6,6 +6,7 @@ SECRET_KEY, DEBUG=0, ALLOWED_HOSTS, DATABASE_URL and REDIS_URL.
 
 import os
 from pathlib import Path
+from typing import TypeVar
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -14,14 +15,36 @@ from redis.connection import parse_url as parse_redis_url
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 _FALSE_STRINGS = {"0", "false", "no", "off", ""}
+_TRUE_STRINGS = {"1", "true", "yes", "on"}
+_Number = TypeVar("_Number", int, float)
 
 
 def env_bool(name: str, default: bool) -> bool:
-    """Read a boolean env var; "0", "false", "no", "off" (any case) and "" mean False."""
+    """Read an on/off env var: "1", "true", "yes", "on" or "0", "false", "no", "off" (any
+    case), "" meaning off. Anything else stops the service rather than guess."""
     value = os.environ.get(name)
     if value is None:
         return default
-    return value.strip().lower() not in _FALSE_STRINGS
+    word = value.strip().lower()
+    if word not in _TRUE_STRINGS | _FALSE_STRINGS:
+        raise ImproperlyConfigured(
+            f"{name} must be one of 1, true, yes, on, 0, false, no, off, not {value!r}."
+        )
+    return word in _TRUE_STRINGS
+
+
+def env_number(name: str, default: _Number) -> _Number:
+    """Read a numeric env var (a whole number when the default is one); a value that is not
+    stops the service with its name rather than a bare ValueError."""
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    kind = type(default)
+    try:
+        return kind(value.strip())
+    except ValueError:
+        what = "a whole number" if kind is int else "a number"
+        raise ImproperlyConfigured(f"{name} must be {what}, not {value!r}.") from None
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
@@ -103,7 +126,7 @@ if HTTPS:
     SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = True
     SECURE_REDIRECT_EXEMPT = [r"^api/health/$"]
-    SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_SECONDS = env_number("HSTS_SECONDS", 365 * 24 * 3600)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", default=False)
     SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", default=False)
     # Whether HSTS should cover the domain's other sites, or be preloaded into browsers (hard to
@@ -150,8 +173,8 @@ if _database_url:
         # are never reused and pile up; a pool shared by the threads of a process is.
         DATABASES["default"]["OPTIONS"] = {
             "pool": {
-                "min_size": int(os.environ.get("DATABASE_POOL_MIN", "2")),
-                "max_size": int(os.environ.get("DATABASE_POOL_MAX", "20")),
+                "min_size": env_number("DATABASE_POOL_MIN", 2),
+                "max_size": env_number("DATABASE_POOL_MAX", 20),
                 "timeout": 10,
             },
             # Parameters sent apart from the SQL (the extended protocol): a round trip took
@@ -269,22 +292,22 @@ SPECTACULAR_SETTINGS = {
 CLOSE_DAYS_IN_SERVER = env_bool("CLOSE_DAYS_IN_SERVER", True)
 
 # Leaderboards: how many ranked games a player needs to appear by win rate.
-LEADERBOARD_MIN_GAMES = int(os.environ.get("LEADERBOARD_MIN_GAMES", "5"))
+LEADERBOARD_MIN_GAMES = env_number("LEADERBOARD_MIN_GAMES", 5)
 
 # Websockets: a client sending more than LIMIT messages in PERIOD seconds is disconnected
 # (close code 4429); a game watcher further behind than CATCH_UP_LIMIT versions gets a full
 # resync; a leaderboard is pushed to a watcher at most once per PUSH_INTERVAL seconds.
-WEBSOCKET_MESSAGE_LIMIT = int(os.environ.get("WEBSOCKET_MESSAGE_LIMIT", "20"))
-WEBSOCKET_MESSAGE_PERIOD = float(os.environ.get("WEBSOCKET_MESSAGE_PERIOD", "10"))
+WEBSOCKET_MESSAGE_LIMIT = env_number("WEBSOCKET_MESSAGE_LIMIT", 20)
+WEBSOCKET_MESSAGE_PERIOD = env_number("WEBSOCKET_MESSAGE_PERIOD", 10.0)
 WEBSOCKET_CATCH_UP_LIMIT = 50
-LEADERBOARD_PUSH_INTERVAL = float(os.environ.get("LEADERBOARD_PUSH_INTERVAL", "0.25"))
+LEADERBOARD_PUSH_INTERVAL = env_number("LEADERBOARD_PUSH_INTERVAL", 0.25)
 
 # Email carries password reset links. Without EMAIL_HOST each message is printed to stderr (the
 # server's log), which is how a local install shows them.
 if os.environ.get("EMAIL_HOST"):
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     EMAIL_HOST = os.environ["EMAIL_HOST"]
-    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_PORT = env_number("EMAIL_PORT", 587)
     EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
     EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=True)
@@ -316,9 +339,9 @@ else:
 # Fair play: automatic flags on ranked attempts (games.selectors.fair_play_findings). A burst
 # is BURST_MOVES moves in a row, each under BURST_MS after the one before; a win faster than
 # MIN_SECONDS_PER_MOVE per move on the board is implausible for a person.
-FAIR_PLAY_BURST_MOVES = int(os.environ.get("FAIR_PLAY_BURST_MOVES", "10"))
-FAIR_PLAY_BURST_MS = float(os.environ.get("FAIR_PLAY_BURST_MS", "150"))
-FAIR_PLAY_MIN_SECONDS_PER_MOVE = float(os.environ.get("FAIR_PLAY_MIN_SECONDS_PER_MOVE", "0.5"))
+FAIR_PLAY_BURST_MOVES = env_number("FAIR_PLAY_BURST_MOVES", 10)
+FAIR_PLAY_BURST_MS = env_number("FAIR_PLAY_BURST_MS", 150.0)
+FAIR_PLAY_MIN_SECONDS_PER_MOVE = env_number("FAIR_PLAY_MIN_SECONDS_PER_MOVE", 0.5)
 
 # Errors (a 500's traceback included) go to stderr, where the process manager collects them.
 LOGGING = {

@@ -21,6 +21,8 @@ CONTROLLED = (
     "HSTS_SECONDS",
     "HSTS_INCLUDE_SUBDOMAINS",
     "HSTS_PRELOAD",
+    "LEADERBOARD_MIN_GAMES",
+    "LEADERBOARD_PUSH_INTERVAL",
 )
 
 PROBE = """
@@ -41,6 +43,7 @@ print(json.dumps({
         for name in ("SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_SSL_REDIRECT")
     ],
     "HSTS": getattr(s, "SECURE_HSTS_SECONDS", None),
+    "LEADERBOARD": [s.LEADERBOARD_MIN_GAMES, s.LEADERBOARD_PUSH_INTERVAL],
 }))
 """
 
@@ -81,6 +84,39 @@ def test_debug_off_values(value: str) -> None:
 @pytest.mark.parametrize("value", ["1", "true", "yes", "on"])
 def test_debug_on_values(value: str) -> None:
     assert load_settings(DEBUG=value)["DEBUG"] is True
+
+
+@pytest.mark.parametrize("name", ["DEBUG", "HTTPS", "HSTS_PRELOAD"])
+def test_an_on_off_setting_that_is_neither_stops_the_service_naming_it(name: str) -> None:
+    production = {"DEBUG": "0", "SECRET_KEY": "a-real-secret"}  # HTTPS and HSTS are read then
+    result = run_settings(**{**production, name: "maybe"})
+    assert result.returncode != 0
+    assert f"{name} must be one of 1, true, yes, on, 0, false, no, off, not 'maybe'." in (
+        result.stderr
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "what"),
+    [
+        ("HSTS_SECONDS", "a year", "a whole number"),
+        ("LEADERBOARD_MIN_GAMES", "5.5", "a whole number"),
+        ("LEADERBOARD_PUSH_INTERVAL", "fast", "a number"),
+    ],
+)
+def test_a_number_setting_that_is_not_one_stops_the_service_naming_it(
+    name: str, value: str, what: str
+) -> None:
+    env = {name: value, "DEBUG": "0", "SECRET_KEY": "a-real-secret"}
+    result = run_settings(**env)
+    assert result.returncode != 0
+    assert f"ImproperlyConfigured: {name} must be {what}, not {value!r}." in result.stderr
+
+
+def test_number_settings_are_read_from_the_environment() -> None:
+    s = load_settings(LEADERBOARD_PUSH_INTERVAL="0.5", LEADERBOARD_MIN_GAMES=" 7 ")
+    assert s["LEADERBOARD"] == [7, 0.5]
+    assert load_settings()["LEADERBOARD"] == [5, 0.25]
 
 
 def test_database_url_selects_postgres() -> None:
