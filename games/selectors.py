@@ -65,11 +65,18 @@ def variant_names() -> dict[str, str]:
     return {slug: variant.name for slug, variant in VARIANTS.items()}
 
 
+#: The games list's status filter for every game that is over, whatever its outcome.
+FINISHED = "finished"
+
+
 def own_games(
     user: AbstractBaseUser, *, status: str | None = None, variant: str | None = None
 ) -> QuerySet[Game]:
+    """The player's games, newest first; ``status`` one of Game.Status or FINISHED."""
     games = Game.objects.filter(owner=user).select_related("deal", "daily")
-    if status:
+    if status == FINISHED:
+        games = games.exclude(status=Game.Status.PLAYING)
+    elif status:
         games = games.filter(status=status)
     if variant:
         games = games.filter(deal__variant=variant)

@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from games.models import VARIANT_CHOICES, Game
 from games.rules import MAX_SEED
+from games.selectors import FINISHED
 
 MAX_PAGE = 1_000_000
 
@@ -53,7 +54,12 @@ class ActionInput(serializers.Serializer):
 
 
 class GameFilter(serializers.Serializer):
-    status = serializers.ChoiceField(choices=Game.Status.choices, required=False)
+    status = serializers.ChoiceField(
+        choices=[*Game.Status.choices, (FINISHED, "Finished (any status but playing)")],
+        required=False,
+        help_text=f"A status, or `{FINISHED}` for every game that is over (won, lost, resigned, "
+        "closed).",
+    )
     variant = serializers.ChoiceField(choices=VARIANT_CHOICES, required=False)
 
 

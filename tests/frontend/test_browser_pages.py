@@ -258,6 +258,33 @@ def test_the_leaderboards_and_profile_pages_render_their_tables(site, page):
     expect(page.locator("#step")).to_have_text(re.compile(r"^Step 0 of \d+$"))
 
 
+def test_the_profiles_finished_games_start_on_all_of_them(site, page):
+    """A new player whose one finished game is resigned sees it at once (the "All" tab is
+    the default), and each outcome's tab narrows the list."""
+    resigned = start_game(page, "gold-mine", 3)
+    resign_via_api(page, resigned)
+    start_game(page, "gold-mine", 4)  # in play: never among the finished games
+
+    page.goto(site + "/profile/")
+    tabs = page.locator(".segmented [data-status]")
+    expect(tabs).to_have_text(["All", "Won", "No moves left", "Resigned", "Day closed"])
+    expect(page.locator('.segmented [data-status="finished"]')).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    expect(page.locator("#finished .game-row")).to_have_count(1)
+    expect(page.locator(f'#finished li[data-game-id="{resigned}"]')).to_have_attribute(
+        "data-status", "resigned"
+    )
+    expect(page.locator("#finished-empty")).to_be_hidden()
+
+    page.locator('.segmented [data-status="won"]').click()
+    expect(page.locator("#finished-empty")).to_be_visible()
+    expect(page.locator("#finished .game-row")).to_have_count(0)
+    page.locator('.segmented [data-status="finished"]').click()
+    expect(page.locator("#finished .game-row")).to_have_count(1)
+    expect(page.locator("#finished-empty")).to_be_hidden()
+
+
 def test_a_name_on_the_leaderboards_leads_to_the_players_public_profile(
     site, page, new_context, django_user_model
 ):

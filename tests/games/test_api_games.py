@@ -164,6 +164,24 @@ def test_list_filters_by_status_and_variant() -> None:
     assert resigned["seed"] is not None, "a finished game's seed is shown"
 
 
+def test_list_status_finished_gives_every_game_that_is_over_whatever_its_outcome() -> None:
+    client = client_for()
+    ids = [new_game(client, "gold-mine")["id"] for _ in range(5)]
+    assert client.post(f"/api/games/{ids[0]}/resign/", {}, format="json").status_code == 200
+    Game.objects.filter(pk=ids[1]).update(status=Game.Status.WON)
+    Game.objects.filter(pk=ids[2]).update(status=Game.Status.LOST)
+    Game.objects.filter(pk=ids[3]).update(status=Game.Status.CLOSED)
+    response = client.get("/api/games/", {"status": "finished"})
+    assert response.status_code == 200, response.content
+    listed = response.json()
+    assert [game["id"] for game in listed["results"]] == ids[3::-1], "newest first, not ids[4]"
+    assert listed["count"] == 4
+    assert {game["status"] for game in listed["results"]} == {"won", "lost", "resigned", "closed"}
+    playing = client.get("/api/games/", {"status": "playing"}).json()["results"]
+    assert [game["id"] for game in playing] == [ids[4]]
+    assert_error(client.get("/api/games/", {"status": "over"}), 400, "invalid")
+
+
 def test_list_is_paginated_by_twenty() -> None:
     client = client_for()
     ids = [new_game(client, "selective-castle")["id"] for _ in range(23)]

@@ -1,5 +1,5 @@
 // /profile/: statistics per game, daily streaks, games in progress (→ /play/<id>/) and
-// finished games by outcome (→ /replay/<id>/), both paginated by the API (20 a page).
+// finished games, all or by outcome (→ /replay/<id>/), both paginated by the API (20 a page).
 
 import { api } from "./api.js";
 import { RESULT_COLUMNS, el, errorText, gameName, plural, say, statsTable, statusWord, streaksTable, when } from "./ui.js";
@@ -92,7 +92,8 @@ function gameList(prefix, query) {
 
 const loadPlaying = gameList("in-progress", (page) => `/api/games/?status=playing&page=${page}`);
 
-let finishedStatus = "won";
+// "finished": every game that is over, whatever its outcome (the API's filter for it).
+let finishedStatus = "finished";
 const loadFinished = gameList("finished", (page) => `/api/games/?status=${finishedStatus}&page=${page}`);
 for (const button of document.querySelectorAll(".segmented [data-status]")) {
   button.addEventListener("click", () => {
