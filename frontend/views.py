@@ -84,7 +84,10 @@ def daily_page(request: HttpRequest) -> HttpResponse:
 def daily_board(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
     if slug not in GAMES:
         raise Http404("No such game.")
-    return _page(request, "daily_board.html", date=date, slug=slug, name=GAMES[slug])
+    # today: whether the day is still to come, open or closed, said before any script runs.
+    return _page(
+        request, "daily_board.html", date=date, slug=slug, name=GAMES[slug], today=daily.today()
+    )
 
 
 def leaderboards(request: HttpRequest) -> HttpResponse:

@@ -109,3 +109,26 @@ def test_an_attempt_open_when_its_day_closes_shows_the_day_closed_at_once(site, 
     expect(page.locator("#finished .game-row")).to_have_count(1)
     expect(page.locator("#finished .game-row")).to_contain_text("day closed")
     expect(page.locator("#in-progress .game-row")).to_have_count(0)
+
+
+def test_a_future_days_board_says_when_it_opens_and_a_past_days_that_it_is_final(site, page):
+    today = dt.date.fromisoformat(call_api(page, "GET", "/api/daily/")["body"]["date"])
+    tomorrow, yesterday = today + dt.timedelta(days=1), today - dt.timedelta(days=1)
+
+    page.goto(f"{site}/daily/{tomorrow}/gold-mine/")
+    live = page.locator("#live-status")
+    expect(live).to_have_attribute("data-state", "upcoming")  # the websocket has answered
+    expect(live).to_have_text("Not started")
+    opens = r"^Not started yet: this day's challenge opens at midnight UTC on \w+ \d+ \w+ \d{4}\.$"
+    expect(page.locator("#day-notice")).to_have_text(re.compile(opens))
+    expect(page.locator("#day-notice time")).to_have_attribute("datetime", f"{tomorrow}T00:00:00Z")
+    expect(page.locator("#leaderboard-empty")).to_be_visible()
+    expect(page.locator("#start-attempt, #replay-daily")).to_have_count(0)
+    expect(page.get_by_text("Live", exact=True)).to_have_count(0)
+
+    page.goto(f"{site}/daily/{yesterday}/gold-mine/")
+    expect(live).to_have_attribute("data-state", "final")
+    expect(live).to_have_text("Final")
+    expect(page.locator("#day-notice")).to_have_text("This day has closed: the ranking is final.")
+    expect(page.locator("#replay-daily")).to_be_visible()  # the loaded day agrees: notice kept
+    expect(page.locator("#day-notice")).to_have_count(1)

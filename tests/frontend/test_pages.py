@@ -86,6 +86,34 @@ def test_a_page_that_is_not_there_or_not_yours_says_so_with_the_sites_header(
     assert client.get("/api/no-such-endpoint/").json()["error"]["code"] == "not_found"
 
 
+@pytest.mark.django_db
+def test_a_daily_board_says_whether_its_day_is_still_to_come_open_or_closed(
+    client: Client,
+) -> None:
+    from games import daily
+
+    today = daily.today()
+    ahead, behind = today + dt.timedelta(days=3), today - dt.timedelta(days=1)
+
+    upcoming = client.get(f"/daily/{ahead}/gold-mine/").content.decode()
+    assert 'data-day="upcoming"' in upcoming
+    notice = re.search(r'<p id="day-notice"[^>]*>(.*?)</p>', upcoming, re.S)
+    assert notice, "a day still to come says so"
+    words = " ".join(re.sub(r"<[^>]+>", "", notice.group(1)).split())
+    assert words == (
+        "Not started yet: this day's challenge opens at midnight UTC on "
+        f"{ahead:%A} {ahead.day} {ahead:%B %Y}."
+    )
+    assert f'datetime="{ahead}T00:00:00Z"' in notice.group(1)
+
+    closed = client.get(f"/daily/{behind}/gold-mine/").content.decode()
+    assert 'data-day="closed"' in closed
+    assert "This day has closed: the ranking is final." in closed
+
+    open_day = client.get(f"/daily/{today}/gold-mine/").content.decode()
+    assert 'data-day="open"' in open_day and 'id="day-notice"' not in open_day
+
+
 def test_health(client: Client) -> None:
     response = client.get("/api/health/")
     assert response.status_code == 200

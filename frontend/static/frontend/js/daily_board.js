@@ -1,6 +1,8 @@
 // /daily/<date>/<game>/: the challenge's live leaderboard. Every {"type": "leaderboard"}
 // message from the websocket redraws table#leaderboard (rows tr[data-user]); the viewer's own
-// entry is highlighted (.me), and shown below the table when it is not in the top 20.
+// entry is highlighted (.me), and shown below the table when it is not in the top 20. A day
+// still to come says when it opens (#day-notice), a closed one that its ranking is final;
+// #live-status reads "Live" only while the day is open.
 
 import { api, socket } from "./api.js";
 import { challengeActions } from "./daily_actions.js";
@@ -61,9 +63,8 @@ async function loadActions() {
     const challenge = day.challenges.find((c) => c.variant === variant);
     if (!challenge) return;
     actions.replaceChildren(challengeActions(challenge, day, (text) => say(message, text, "error"), { ids: true }));
-    if (!day.open && day.date < day.today) {
-      actions.append(el("p", { class: "note" }, "This day has closed: the ranking is final."));
-    }
+    // The page may have been open across midnight UTC: the API's answer says where the day is.
+    setDay(day.open ? "open" : day.date < day.today ? "closed" : "upcoming");
   } catch (error) {
     say(message, errorText(error), "error");
   }
@@ -72,6 +73,42 @@ async function loadActions() {
 function setLive(state, text) {
   live.dataset.state = state;
   live.textContent = text;
+}
+
+/** The leaderboard's badge once the websocket answers: "Live" only while the day is open; a
+ * day still to come has no attempts to follow, a closed day's ranking is final. */
+function showConnected() {
+  const day = root.dataset.day;
+  if (day === "upcoming") setLive("upcoming", "Not started");
+  else if (day === "closed") setLive("final", "Final");
+  else setLive("live", "Live");
+}
+
+function dayNotice(day) {
+  if (day === "closed") return el("p", { id: "day-notice", class: "day-notice", dataset: { day } }, "This day has closed: the ranking is final.");
+  if (day === "upcoming") {
+    const when = new Date(`${date}T00:00:00Z`).toLocaleDateString("en-GB", { timeZone: "UTC", weekday: "long", day: "numeric", month: "long", year: "numeric" });
+    return el(
+      "p",
+      { id: "day-notice", class: "day-notice", dataset: { day } },
+      "Not started yet: this day's challenge opens at midnight UTC on ",
+      el("time", { datetime: `${date}T00:00:00Z` }, when),
+      ".",
+    );
+  }
+  return null;
+}
+
+/** "upcoming", "open" or "closed" (the server drew the page with its own). */
+function setDay(day) {
+  if (root.dataset.day === day) return;
+  root.dataset.day = day;
+  const notice = dayNotice(day);
+  const old = document.getElementById("day-notice");
+  if (old && notice) old.replaceWith(notice);
+  else if (old) old.remove();
+  else if (notice) actions.before(notice);
+  if (live.dataset.state !== "connecting" && live.dataset.state !== "offline") showConnected();
 }
 
 async function start() {
@@ -86,7 +123,7 @@ async function start() {
     `/ws/leaderboards/daily/${date}/${variant}/`,
     (data) => {
       if (data?.type !== "leaderboard") return;
-      setLive("live", "Live");
+      showConnected();
       render(data);
     },
     {
