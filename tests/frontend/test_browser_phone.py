@@ -188,3 +188,69 @@ def test_a_message_does_not_move_the_board(site, new_context, django_user_model,
     check()
     screenshot(page, f"message-{size['width']}")
     assert errors == []
+
+
+# What each replay control shows (its words, or its icon on a phone), as boxes, and the room
+# inside its border and padding; the words a screen reader hears are left out when hidden.
+_CONTROL_CONTENT = """
+() => [...document.querySelectorAll(".replay-controls button")].map((button) => {
+  const box = button.getBoundingClientRect();
+  const style = getComputedStyle(button);
+  const inner = {
+    left: box.left + parseFloat(style.borderLeftWidth) + parseFloat(style.paddingLeft),
+    right: box.right - parseFloat(style.borderRightWidth) - parseFloat(style.paddingRight),
+  };
+  const shown = [];
+  const walker = document.createTreeWalker(button, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const element = node.nodeType === Node.TEXT_NODE ? node.parentElement : node;
+    const hidden = element.closest(".visually-hidden") ||
+      getComputedStyle(element).display === "none" || getComputedStyle(element).clipPath !== "none";
+    if (hidden) continue;
+    if (node.nodeType === Node.TEXT_NODE && !node.textContent.trim()) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const rect = (node.nodeType === Node.TEXT_NODE ? range : node).getBoundingClientRect();
+    if (rect.width) shown.push({ left: rect.left, right: rect.right });
+  }
+  return { id: button.id, box: { left: box.left, right: box.right }, inner, shown };
+})
+"""
+
+
+@pytest.mark.parametrize("width", [320, 360, 414])
+def test_the_replay_controls_fit_a_phone_and_keep_their_names(
+    site, new_context, django_user_model, width
+):
+    create_players(django_user_model, "ada")
+    page = new_context(viewport={"width": width, "height": 740}).new_page()
+    errors = watch_errors(page)
+    sign_in(page, site, "ada")
+    game_id = start_game(page, "selective-castle", 5)
+    assert call_api(page, "POST", f"/api/games/{game_id}/resign/", {})["status"] == 200
+    page.goto(f"{site}/replay/{game_id}/")
+    expect(page.locator("#step")).to_have_text(re.compile(r"^Step 0 of \d+$"))
+
+    for name in ("First", "Back", "Play", "Forward", "Last"):
+        expect(page.get_by_role("button", name=name, exact=True)).to_be_visible()
+    controls = page.evaluate(_CONTROL_CONTENT)
+    tops = {round(page.locator(f"#{c['id']}").bounding_box()["y"]) for c in controls}
+    assert len(tops) == 1, "the five controls keep to one row"
+    spill = {
+        c["id"]: c["shown"]
+        for c in controls
+        if not c["shown"]
+        or c["box"]["left"] < 0
+        or c["box"]["right"] > width
+        or any(r["left"] < c["inner"]["left"] - 0.5 or r["right"] > c["inner"]["right"] + 0.5
+               for r in c["shown"])
+    }  # fmt: skip
+    assert spill == {}, f"a control's label or icon spills out of it (or shows nothing): {spill}"
+    assert scroll_width(page) <= width
+
+    page.locator("#play").click()
+    expect(page.get_by_role("button", name="Pause", exact=True)).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    screenshot(page, f"replay-controls-{width}")
+    assert errors == []

@@ -116,7 +116,8 @@ function updateControls() {
   buttons.forward.disabled = buttons.last.disabled = current === last;
   buttons.play.disabled = last === 0;
   const playing = timer !== null;
-  buttons.play.textContent = playing ? "Pause" : "Play";
+  // The label names the button (on phones it is visually hidden beside the play/pause icon).
+  buttons.play.querySelector(".label").textContent = playing ? "Pause" : "Play";
   buttons.play.setAttribute("aria-pressed", String(playing));
   stepLine.textContent = `Step ${current} of ${last}`;
   scrubber.value = String(current);
