@@ -324,3 +324,64 @@ def test_a_ranked_attempt_offers_no_hint(site, page):
     page.keyboard.press("h")  # says why nothing happens, as U does
     expect(page.locator("#message")).to_have_text("Ranked games have no hints.")
     expect(page.locator("#board .hinted, #board .hinted-target")).to_have_count(0)
+
+
+def watch_actions(page: Page) -> tuple[list[str], list[str]]:
+    """The actions the page sends about a game (a move or deal, an undo, a hint), and the
+    lines the browser's console shows as errors (a refused request leaves one)."""
+    sent: list[str] = []
+    console: list[str] = []
+    action = re.compile(r"/api/games/\d+/(moves|undo|hint)/$")
+    page.on("request", lambda r: r.method == "POST" and action.search(r.url) and sent.append(r.url))
+    page.on("console", lambda m: m.type == "error" and console.append(m.text))
+    return sent, console
+
+
+def test_keys_that_cannot_apply_say_why_and_send_nothing(site, page):
+    sent, console = watch_actions(page)
+    message = page.locator("#message")
+
+    # A new casual game: nothing to take back yet.
+    open_game(page, site, start_game(page, "gold-mine", 3))
+    page.keyboard.press("u")
+    expect(message).to_have_text("No move to take back yet.")
+    # A deal showed hidden cards: it cannot be taken back.
+    assert sent == []
+    tap_move(page, DEAL)
+    expect_move_number(page, 1)
+    sent.clear()  # the deal
+    page.keyboard.press("u")
+    expect(message).to_have_text(
+        "The last move turned up cards that were hidden: it cannot be taken back."
+    )
+    page.locator("#undo").dispatch_event("click")  # the disabled button, were it clicked
+    expect(message).to_have_text(re.compile("cannot be taken back"))
+
+    # A finished game: no undo, no hint, no deal.
+    game_id = start_game(page, "gold-mine", 4)
+    assert call_api(page, "POST", f"/api/games/{game_id}/resign/", {})["status"] == 200
+    open_game(page, site, game_id)
+    expect(page.locator("#result")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#result")).to_be_hidden()
+    for key, words in (
+        ("u", "This game is over: you resigned. No move can be taken back."),
+        ("h", "This game is over: you resigned. No more hints."),
+        ("d", "This game is over: you resigned."),
+    ):
+        page.keyboard.press(key)
+        expect(message).to_have_text(words)
+
+    # A ranked attempt in play: no undo, no hint.
+    today = call_api(page, "GET", "/api/daily/")["body"]["date"]
+    attempt = call_api(page, "POST", f"/api/daily/{today}/gold-mine/attempt/")
+    assert attempt["status"] == 201, attempt
+    open_game(page, site, attempt["body"]["id"])
+    page.keyboard.press("u")
+    expect(message).to_have_text("Ranked games have no undo.")
+    page.keyboard.press("h")
+    expect(message).to_have_text("Ranked games have no hints.")
+
+    page.wait_for_timeout(300)  # room for a request, were one sent
+    assert sent == [], "the page sent an action that could not apply"
+    assert console == [], console

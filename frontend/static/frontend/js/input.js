@@ -284,10 +284,11 @@ export function attachInput(board, actions) {
         actions.announce?.("Put back.");
         cancel();
       }
-    } else if ((event.key === "d" || event.key === "D") && playing()) {
+    } else if (event.key === "d" || event.key === "D") {
+      // Also when the game is over: the page then says why nothing happens.
       event.preventDefault();
       deal();
-    } else if ((event.key === "h" || event.key === "H") && playing()) {
+    } else if (event.key === "h" || event.key === "H") {
       event.preventDefault();
       actions.hint?.();
     } else if (event.key === "u" || event.key === "U") {

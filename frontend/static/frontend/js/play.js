@@ -106,10 +106,7 @@ function showControls() {
   $("help-undo-hint").hidden = game.ranked;
   // The server says whether it would take the last move back (not one that showed cards).
   $("undo").disabled = game.ranked || over || !game.can_undo;
-  const undoNote = game.counts.moves
-    ? "The last move turned up cards that were hidden: it cannot be taken back."
-    : "No move to take back yet.";
-  $("undo").title = game.can_undo || over ? "" : undoNote;
+  $("undo").title = game.can_undo || over ? "" : undoRefusal();
   $("resign").disabled = over;
   $("show-result").hidden = !over;
   tick();
@@ -194,10 +191,39 @@ function moveSummary(move, before, next) {
   return parts.join(" ");
 }
 
-function act(path, body) {
+/** Why an action cannot apply to the game as shown now, in words, or null when it can. The
+ * page knows this from the game the server sent (its status, ranked, can_undo), so it says so
+ * itself rather than send a request the server would refuse. */
+const OVER_WORDS = { won: "you won it", lost: "no moves were left", resigned: "you resigned", closed: "its day closed" };
+const overWords = () => `This game is over: ${OVER_WORDS[game.status] ?? game.status}.`;
+const notOver = () => (game.status === "playing" ? null : overWords());
+
+function undoRefusal() {
+  if (game.ranked) return "Ranked games have no undo.";
+  if (game.status !== "playing") return `${overWords()} No move can be taken back.`;
+  if (game.can_undo) return null;
+  return game.counts.moves
+    ? "The last move turned up cards that were hidden: it cannot be taken back."
+    : "No move to take back yet.";
+}
+
+function hintRefusal() {
+  if (game.ranked) return "Ranked games have no hints.";
+  if (game.status !== "playing") return `${overWords()} No more hints.`;
+  return null;
+}
+
+/** Send an action about the version shown, after those before it; `refusal()` says why it
+ * cannot apply to that version (checked when its turn comes), and then nothing is sent. */
+function act(path, body, refusal = notOver) {
   queue = queue.then(async () => {
     if (!game || whenSignedOut()) return;
     const before = game;
+    const why = refusal();
+    if (why) {
+      show(game, { force: true }); // put back a card picked up
+      return say(why);
+    }
     try {
       const next = await api("POST", path, { ...body, expected_move_number: game.move_number }, { idempotent: true });
       say("", "info");
@@ -243,9 +269,10 @@ function showHint(move) {
 
 /** Ask the server for a move to try. It answers about the version shown, or refuses. */
 function askHint() {
-  if (game?.ranked) return say("Ranked games have no hints.", "info");
-  if (game?.status !== "playing" || whenSignedOut()) return;
   queue = queue.then(async () => {
+    if (!game || whenSignedOut()) return;
+    const why = hintRefusal();
+    if (why) return say(why, "info");
     try {
       const path = `/api/games/${gameId}/hint/`;
       const answer = await api("POST", path, { expected_move_number: game.move_number }, { idempotent: true });
@@ -263,16 +290,14 @@ function askHint() {
   return queue;
 }
 
-const playMove = (move) => {
-  if (game?.status !== "playing") return;
-  act(`/api/games/${gameId}/moves/`, { move });
-};
+const playMove = (move) => act(`/api/games/${gameId}/moves/`, { move });
+const undo = () => act(`/api/games/${gameId}/undo/`, {}, undoRefusal);
 
 const input = attachInput(board, {
   game: () => game,
   move: playMove,
   deal: () => playMove({ type: "deal" }),
-  undo: () => act(`/api/games/${gameId}/undo/`, {}),
+  undo,
   hint: askHint,
   say,
   announce,
@@ -291,7 +316,7 @@ async function newGame(button) {
 }
 
 $("hint").addEventListener("click", askHint);
-$("undo").addEventListener("click", () => act(`/api/games/${gameId}/undo/`, {}));
+$("undo").addEventListener("click", undo);
 $("resign").addEventListener("click", () => $("resign-dialog").showModal());
 $("resign-dialog").addEventListener("close", () => {
   if ($("resign-dialog").returnValue === "resign") act(`/api/games/${gameId}/resign/`, {});
