@@ -385,3 +385,24 @@ def test_keys_that_cannot_apply_say_why_and_send_nothing(site, page):
     page.wait_for_timeout(300)  # room for a request, were one sent
     assert sent == [], "the page sent an action that could not apply"
     assert console == [], console
+
+
+@pytest.mark.parametrize(
+    ("slug", "seed", "words"),
+    [
+        ("grandfathers-clock", 1,
+         "Hint: move the 4 of spades from Tableau pile 1 to the 6 o'clock foundation."),
+        ("blondes-and-brunettes", 5,
+         "Hint: move the 9 of diamonds from the reserve to Foundation 2."),
+        ("blondes-and-brunettes", 3,
+         "Hint: move the 4 of spades from Tableau pile 5 to Foundation 1."),
+    ],
+)  # fmt: skip
+def test_a_hint_names_its_piles_as_a_sentence_does(site, page, slug, seed, words):
+    """The engine's suggestion for the deal in the page's words, "the" before a named pile."""
+    line = Line(slug, seed)
+    suggested = line.variant.hint(line.state, {line.state}).to_json()
+    open_game(page, site, start_game(page, slug, seed))
+    page.keyboard.press("h")
+    expect(page.locator("#message")).to_have_text(words)
+    expect(pile(page, suggested["to"])).to_have_class(re.compile(r"\bhinted-target\b"))

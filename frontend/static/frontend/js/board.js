@@ -98,6 +98,14 @@ export function pileTitle(id, slug) {
   }
 }
 
+/** The pile as a sentence names it: "Tableau pile 4", "Foundation 2", but "the 12 o'clock
+ * foundation", "the waste", "the reserve" (as the engine's messages say them). */
+export function pileInSentence(id, slug) {
+  const title = pileTitle(id, slug);
+  const numbered = kindOf(id) === "tableau" || (kindOf(id) === "foundation" && slug !== "grandfathers-clock");
+  return numbered ? title : `the ${title.charAt(0).toLowerCase()}${title.slice(1)}`;
+}
+
 function isComplete(id, cards, slug) {
   if (kindOf(id) !== "foundation" || !cards.length) return false;
   if (slug === "grandfathers-clock") return cards.at(-1)?.[0] === HOUR_RANKS[Number(id.split(":")[1])];

@@ -2,7 +2,7 @@
 // answer to a move, or from the game's websocket (another tab or device) — never a guess.
 
 import { api, socket } from "./api.js";
-import { pileTitle, renderBoard } from "./board.js";
+import { pileInSentence, renderBoard } from "./board.js";
 import { cardName } from "./cards.js";
 import { attachInput, keepFocus } from "./input.js";
 import { headerSignedOut, serverNow } from "./ui.js";
@@ -242,14 +242,15 @@ function clearHint() {
   for (const node of board.querySelectorAll(".hinted, .hinted-target")) node.classList.remove("hinted", "hinted-target");
 }
 
-/** "Move the 7 of spades from Tableau pile 2 to Foundation 1." in the page's own pile names. */
+/** "Move the 7 of spades from Tableau pile 2 to Foundation 1." in the page's own pile names
+ * ("from the waste", "to the 12 o'clock foundation"). */
 function hintText(move) {
   if (move.type === "deal") return "Hint: deal from the stock.";
   const cards = game.state.piles[move.from].cards;
   const rest = move.count - 1;
   const others = rest ? ` and the ${rest === 1 ? "card" : `${rest} cards`} on it` : "";
-  const from = pileTitle(move.from, game.variant);
-  const to = pileTitle(move.to, game.variant);
+  const from = pileInSentence(move.from, game.variant);
+  const to = pileInSentence(move.to, game.variant);
   return `Hint: move the ${cardName(cards.at(-move.count))}${others} from ${from} to ${to}.`;
 }
 
