@@ -132,3 +132,39 @@ def test_a_future_days_board_says_when_it_opens_and_a_past_days_that_it_is_final
     expect(page.locator("#day-notice")).to_have_text("This day has closed: the ranking is final.")
     expect(page.locator("#replay-daily")).to_be_visible()  # the loaded day agrees: notice kept
     expect(page.locator("#day-notice")).to_have_count(1)
+
+    # A page drawn while its day was open, the day closed since (midnight UTC passed), or
+    # drawn before its day came and opened since: the API's answer puts the page right (and
+    # whatever the page was drawn with, the API decides). (Chromium keeps a page made up here
+    # from opening a websocket to 127.0.0.1: the badge is left out.)
+    opens = (
+        "Not started yet: this day's challenge opens at midnight UTC on "
+        f"{tomorrow:%A} {tomorrow.day} {tomorrow:%B %Y}."
+    )
+    for drawn, real, words, day in (
+        ("open", yesterday, "This day has closed: the ranking is final.", "closed"),
+        ("upcoming", today, None, "open"),
+        ("open", tomorrow, opens, "upcoming"),
+    ):
+        url = f"{site}/daily/{real}/gold-mine/"
+
+        def drawn_earlier(route, drawn=drawn):
+            response = route.fetch()
+            html = re.sub(r'data-day="\w+"', f'data-day="{drawn}"', response.text())
+            html = re.sub(r'<p id="day-notice".*?</p>', "", html, flags=re.S)
+            if drawn == "upcoming":
+                html = html.replace(
+                    '<div id="board-actions"',
+                    '<p id="day-notice">Not yet</p>\n<div id="board-actions"',
+                )
+            route.fulfill(response=response, body=html)
+
+        page.route(url, drawn_earlier)
+        page.goto(url)
+        expect(page.locator("#daily-board")).to_have_attribute("data-day", day)
+        if words is None:
+            expect(page.locator("#day-notice")).to_have_count(0)
+        else:
+            expect(page.locator("#day-notice")).to_have_text(words)
+            expect(page.locator("#day-notice")).to_have_count(1)
+        page.unroute(url)

@@ -87,7 +87,10 @@ function showConnected() {
 function dayNotice(day) {
   if (day === "closed") return el("p", { id: "day-notice", class: "day-notice", dataset: { day } }, "This day has closed: the ranking is final.");
   if (day === "upcoming") {
-    const when = new Date(`${date}T00:00:00Z`).toLocaleDateString("en-GB", { timeZone: "UTC", weekday: "long", day: "numeric", month: "long", year: "numeric" });
+    // "Wednesday 25 November 2026", as the server writes it.
+    const midnight = new Date(`${date}T00:00:00Z`);
+    const part = (options) => midnight.toLocaleDateString("en-GB", { timeZone: "UTC", ...options });
+    const when = `${part({ weekday: "long" })} ${part({ day: "numeric", month: "long", year: "numeric" })}`;
     return el(
       "p",
       { id: "day-notice", class: "day-notice", dataset: { day } },
