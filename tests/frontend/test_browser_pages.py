@@ -128,6 +128,13 @@ def test_the_replay_page_steps_through_a_finished_game(site, page):
     expect(page.locator("#history")).not_to_have_attribute("open", "")
 
 
+def test_the_replay_summary_counts_one_history_entry_in_the_singular(site, page):
+    game_id = start_game(page, "gold-mine", 2)
+    resign_via_api(page, game_id)  # the resignation is the one entry
+    page.goto(f"{site}/replay/{game_id}/")
+    expect(page.locator("#replay-summary")).to_contain_text("resigned · 1 history entry · started")
+
+
 def test_double_clicking_a_card_sends_it_to_a_foundation(site, page):
     line = Line("grandfathers-clock", 1)
     # The first tableau card with a legal move to a foundation (the page sends the first such

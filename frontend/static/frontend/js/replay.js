@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { renderBoard } from "./board.js";
 import { cardName } from "./cards.js";
-import { el, errorText, gameName, pileName, say, statusWord, when } from "./ui.js";
+import { el, errorText, gameName, pileName, plural, say, statusWord, when } from "./ui.js";
 
 const AUTO_STEP_MS = 800;
 
@@ -243,7 +243,7 @@ async function start() {
     document.title = `Replay: ${gameName(game.variant)} · Patience`;
     const finished = game.finished_at ? `, finished ${when(game.finished_at)}` : "";
     document.getElementById("replay-summary").textContent =
-      `${statusWord(game.status)} · ${last} history entries · started ${when(game.created_at)}${finished}`;
+      `${statusWord(game.status)} · ${plural(last, "history entry", "history entries")} · started ${when(game.created_at)}${finished}`;
     scrubber.max = String(last);
     scrubber.disabled = last === 0;
     fillHistory();
