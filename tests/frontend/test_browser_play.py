@@ -299,6 +299,9 @@ def test_a_hint_marks_the_engines_suggestion_and_the_key_h_asks_again(site, page
     page.locator("#hint").click()
     expect(page.locator("#message")).to_have_text(re.compile(r"^Hint: move the .+ from .+ to "))
     expect(page.locator("#message")).to_have_attribute("data-kind", "info")
+    # #message is a live region itself: the hint is not written to #announce too, which made
+    # screen readers read it twice.
+    expect(page.locator("#announce")).not_to_contain_text("Hint")
     expect(cards(page, suggested["from"]).last).to_have_class(re.compile(r"\bhinted\b"))
     expect(pile(page, suggested["to"])).to_have_class(re.compile(r"\bhinted-target\b"))
     expect(page.locator("#board .hinted")).to_have_count(suggested["count"])

@@ -282,8 +282,7 @@ function askHint() {
       showControls();
       if (!answer.move) return say(answer.message, "info");
       showHint(answer.move);
-      say(hintText(answer.move), "info");
-      announce(hintText(answer.move));
+      say(hintText(answer.move), "info"); // #message is a live region: no announce() too
     } catch (error) {
       await refused(error);
     }
