@@ -172,8 +172,10 @@ async function refused(error) {
 /** What a move did, in words, for screen readers: the cards moved (named from the board they
  * were moved on, where they were face up), the stock dealt, and cards it turned up or dealt. The
  * visible notes (a run removed, the base rank) are #message's, a live region of its own. */
+const capitalised = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
 function moveSummary(move, before, next) {
-  const name = (id) => pileTitle(id, next.variant);
+  const name = (id) => pileInSentence(id, next.variant);
   const parts = [];
   if (move.type === "deal") {
     const waste = next.state.piles.waste?.cards.at(-1);
@@ -186,7 +188,7 @@ function moveSummary(move, before, next) {
   }
   for (const event of next.events ?? []) {
     if (event.type === "turned_up") parts.push(`${cardName(event.card)} turned up on ${name(event.pile)}.`);
-    if (event.type === "pile_filled") parts.push(`${name(event.pile)} refilled with the ${cardName(event.card)}.`);
+    if (event.type === "pile_filled") parts.push(`${capitalised(name(event.pile))} refilled with the ${cardName(event.card)}.`);
   }
   return parts.join(" ");
 }
