@@ -6,7 +6,7 @@
 
 import { api, socket } from "./api.js";
 import { challengeActions } from "./daily_actions.js";
-import { attemptResult, duration, durationWords, el, errorText, playerLink, say } from "./ui.js";
+import { attemptResult, dayName, duration, durationWords, el, errorText, playerLink, say } from "./ui.js";
 
 const root = document.getElementById("daily-board");
 const { date, variant } = root.dataset;
@@ -87,15 +87,11 @@ function showConnected() {
 function dayNotice(day) {
   if (day === "closed") return el("p", { id: "day-notice", class: "day-notice", dataset: { day } }, "This day has closed: the ranking is final.");
   if (day === "upcoming") {
-    // "Wednesday 25 November 2026", as the server writes it.
-    const midnight = new Date(`${date}T00:00:00Z`);
-    const part = (options) => midnight.toLocaleDateString("en-GB", { timeZone: "UTC", ...options });
-    const when = `${part({ weekday: "long" })} ${part({ day: "numeric", month: "long", year: "numeric" })}`;
     return el(
       "p",
       { id: "day-notice", class: "day-notice", dataset: { day } },
       "Not started yet: this day's challenge opens at midnight UTC on ",
-      el("time", { datetime: `${date}T00:00:00Z` }, when),
+      el("time", { datetime: `${date}T00:00:00Z` }, dayName(date)),
       ".",
     );
   }

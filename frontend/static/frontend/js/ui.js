@@ -98,16 +98,12 @@ export function when(iso) {
   return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 }
 
-/** "2025-03-04" (a UTC day) → "Tuesday 4 March 2025". */
+/** "2025-03-04" (a UTC day) → "Tuesday 4 March 2025", as the server's pages write a day
+ * (browsers' own formats add commas or change the order). */
 export function dayName(isoDate) {
   const date = new Date(`${isoDate}T00:00:00Z`);
-  return date.toLocaleDateString(undefined, {
-    weekday: "long",
-    day: "numeric",
-    month: "long",
-    year: "numeric",
-    timeZone: "UTC",
-  });
+  const part = (options) => date.toLocaleDateString("en-GB", { timeZone: "UTC", ...options });
+  return `${part({ weekday: "long" })} ${part({ day: "numeric", month: "long", year: "numeric" })}`;
 }
 
 const HOURS = ["12", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"];
