@@ -8,7 +8,7 @@ left unfinished when its day closed) end the game without changing the cards.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from games.rules import Event, IllegalMove, ReplayError, State, Variant
 
@@ -23,21 +23,37 @@ ENDINGS = frozenset({RESIGN, CLOSE})
 SERVICE_EVENTS = {UNDO: "undone", RESIGN: "resigned", CLOSE: "day_closed"}
 
 
-def line_of_play(variant: Variant, seed: int, entries: Iterable[dict[str, Any]]) -> list[State]:
+class StoredDeal(Protocol):
+    """What a history is played from: a deal as the service stores it (``models.Deal``)."""
+
+    seed: int
+    deal_version: int
+
+
+def opening(variant: Variant, deal: StoredDeal) -> State:
+    """The deal's opening position, dealt by the algorithm version it was made under."""
+    return variant.deal(deal.seed, deal.deal_version)
+
+
+def line_of_play(
+    variant: Variant, deal: StoredDeal, entries: Iterable[dict[str, Any]]
+) -> list[State]:
     """The states on the board after the history: the deal, then one per move not undone.
 
     Raises ``ReplayError`` at the 1-based step of the first entry that does not apply.
     """
-    line = [variant.deal(seed)]
+    line = [opening(variant, deal)]
     for _ in _play_through(variant, line, entries):
         pass
     return line
 
 
-def positions_seen(variant: Variant, seed: int, entries: Iterable[dict[str, Any]]) -> set[State]:
+def positions_seen(
+    variant: Variant, deal: StoredDeal, entries: Iterable[dict[str, Any]]
+) -> set[State]:
     """Every position the board has shown in this history, undone ones included, each with
     ``move_number`` 0 (the form ``Variant.hint`` compares)."""
-    line = [variant.deal(seed)]
+    line = [opening(variant, deal)]
     seen = {line[0]._replace(move_number=0)}
     for state, _ in _play_through(variant, line, entries):
         seen.add(state._replace(move_number=0))
@@ -45,11 +61,11 @@ def positions_seen(variant: Variant, seed: int, entries: Iterable[dict[str, Any]
 
 
 def replay_history(
-    variant: Variant, seed: int, entries: Iterable[dict[str, Any]]
+    variant: Variant, deal: StoredDeal, entries: Iterable[dict[str, Any]]
 ) -> Iterator[tuple[State, list[Event]]]:
     """The board after each history entry, with the events the engine (or the service)
     reports for it; raises ``ReplayError`` at the first entry that does not apply."""
-    yield from _play_through(variant, [variant.deal(seed)], entries)
+    yield from _play_through(variant, [opening(variant, deal)], entries)
 
 
 def _play_through(

@@ -37,6 +37,7 @@ from games.history import (
     RESIGN,
     last_move_can_be_undone,
     line_of_play,
+    opening,
     replay_history,
 )
 from games.models import AuditLog, DailyChallenge, Game, GameFlag, Move
@@ -220,7 +221,7 @@ def replay_view(game: Game, step: int) -> dict[str, Any]:
         .order_by("number")
         .values_list("payload", flat=True)
     )
-    state = line_of_play(variant, game.deal.seed, entries)[-1]
+    state = line_of_play(variant, game.deal, entries)[-1]
     if game.is_finished and seed_visible(game):
         view = variant.state_to_json(state)
     else:
@@ -321,12 +322,19 @@ def verification(game: Game, rows: list[HistoryRow] | None = None) -> Verificati
     if misnumbered := _numbering_problem(game, rows):
         return misnumbered
     entries = [payload for _, payload, _, _ in rows]
-    state = variant.deal(game.deal.seed)
+    try:
+        state = opening(variant, game.deal)
+    except ValueError:
+        return Verification(
+            f"the deal was made by deal algorithm version {game.deal.deal_version}, "
+            "which this release cannot deal",
+            0,
+        )
     # Where the recorded events first part from the engine's: the likely edit, when only the
     # snapshot gives the tampering away.
     first_odd_events = None
     try:
-        for step, (after, events) in enumerate(replay_history(variant, game.deal.seed, entries), 1):
+        for step, (after, events) in enumerate(replay_history(variant, game.deal, entries), 1):
             state = after
             if first_odd_events is None and events != rows[step - 1][2]:
                 first_odd_events = step
@@ -418,10 +426,10 @@ def review_step(game: Game, step: int, rows: list[HistoryRow] | None = None) -> 
     variant = get_variant(game.deal.variant)
     rows = _history_rows(game) if rows is None else rows
     timeline = review_timeline(game, rows[:step])
-    states = [variant.deal(game.deal.seed)]
+    states = [opening(variant, game.deal)]
     error = None
     try:
-        for after, _ in replay_history(variant, game.deal.seed, [row[1] for row in rows[:step]]):
+        for after, _ in replay_history(variant, game.deal, [row[1] for row in rows[:step]]):
             states.append(after)
     except ReplayError as failure:
         error = {"step": failure.step, "message": failure.error.message}

@@ -21,6 +21,7 @@ from games.history import (
     SERVICE_EVENTS,
     UNDO,
     line_of_play,
+    opening,
     positions_seen,
     revealed_hidden_cards,
     standing_entries,
@@ -168,7 +169,7 @@ def _start(
     ranked: bool = False,
     daily_challenge: DailyChallenge | None = None,
 ) -> Outcome:
-    state = variant.deal(deal.seed)
+    state = opening(variant, deal)
     game = Game.objects.create(
         owner=user,
         deal=deal,
@@ -235,7 +236,7 @@ def undo_move(
                 "That move turned up cards that were hidden, so it cannot be taken back.",
                 409,
             )
-        line = line_of_play(variant, game.deal.seed, [payload for payload, _ in history])
+        line = line_of_play(variant, game.deal, [payload for payload, _ in history])
         game.undo_count += 1
         # The move now last on the board decides whether another undo may follow.
         game.can_undo = len(standing) > 1 and not revealed_hidden_cards(*history[standing[-2]])
@@ -273,7 +274,7 @@ def request_hint(
         variant = get_variant(game.deal.variant)
         state = variant.state_from_json(game.state)
         entries = game.moves.order_by("number").values_list("payload", flat=True)
-        move = variant.hint(state, positions_seen(variant, game.deal.seed, entries))
+        move = variant.hint(state, positions_seen(variant, game.deal, entries))
         if move is not None:  # a hint that offers nothing is not counted against the player
             game.hint_count += 1
             game.save(update_fields=["hint_count"])

@@ -20,6 +20,8 @@ from __future__ import annotations
 import hashlib
 
 DEAL_VERSION = 1
+#: Every version this engine can still deal: a stored deal names the version it was made under.
+DEAL_VERSIONS = frozenset({1})
 MAX_SEED = 2**53 - 1  # safe as a JavaScript number
 
 _MASK = 2**64 - 1
@@ -54,8 +56,16 @@ def check_seed(seed: object) -> int:
     return seed
 
 
-def shuffled(cards: list[int], slug: str, seed: int) -> list[int]:
-    """A new list: ``cards`` shuffled for ``slug`` and ``seed`` by deal algorithm version 1."""
+def check_deal_version(version: object) -> int:
+    if isinstance(version, bool) or not isinstance(version, int) or version not in DEAL_VERSIONS:
+        raise ValueError(f"unknown deal algorithm version {version!r}")
+    return version
+
+
+def shuffled(cards: list[int], slug: str, seed: int, version: int = DEAL_VERSION) -> list[int]:
+    """A new list: ``cards`` shuffled for ``slug`` and ``seed`` by deal algorithm ``version``
+    (only version 1 so far)."""
+    check_deal_version(version)
     rng = SplitMix64(check_seed(seed) ^ _salt(slug))
     deck = list(cards)
     for i in range(len(deck) - 1, 0, -1):

@@ -65,9 +65,10 @@ class Variant:
 
     # -- dealing -------------------------------------------------------------------------
 
-    def deal(self, seed: int) -> State:
-        """The opening position of deal number ``seed`` (see ``shuffle`` for the algorithm)."""
-        deck = shuffled(self._deck(), self.slug, seed)
+    def deal(self, seed: int, version: int = DEAL_VERSION) -> State:
+        """The opening position of deal number ``seed`` under deal algorithm ``version`` (see
+        ``shuffle``); a deal stored under an older version is dealt by that version."""
+        deck = shuffled(self._deck(), self.slug, seed, version)
         piles, base_rank = self._lay_out(deck)
         if sorted(piles) != sorted(self.pile_ids):
             raise AssertionError(f"{self.slug} laid out {sorted(piles)}")

@@ -6,7 +6,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games import services
-from games.models import Game, Move
+from games.models import Deal, Game, Move
+from games.rules import DEAL_VERSION
 
 pytestmark = pytest.mark.django_db
 
@@ -49,6 +50,17 @@ def test_verify_games_catches_an_undo_flag_the_history_does_not_give(played_game
     with pytest.raises(CommandError):
         call_command("verify_games")
     assert "can_undo" in capsys.readouterr().err
+
+
+def test_verify_games_reports_a_deal_of_an_algorithm_version_it_cannot_deal(
+    played_game, capsys
+):
+    # A database written by a later release (a second deal algorithm) is reported, not
+    # replayed from some other deal.
+    Deal.objects.filter(pk=played_game.deal_id).update(deal_version=DEAL_VERSION + 1)
+    with pytest.raises(CommandError):
+        call_command("verify_games")
+    assert f"deal algorithm version {DEAL_VERSION + 1}" in capsys.readouterr().err
 
 
 def test_verify_games_names_a_game_that_does_not_exist():

@@ -250,7 +250,7 @@ def assert_replays(client: Any, game_id: int, *, full: bool) -> None:
     game = stored(game_id)
     variant = get_variant(game.deal.variant)
     payloads = list(game.moves.order_by("number").values_list("payload", flat=True))
-    line = line_of_play(variant, game.deal.seed, payloads)
+    line = line_of_play(variant, game.deal, payloads)
     for step, state in enumerate(line):
         shown = replay(client, game_id, step)
         assert shown["step"] == step and shown["move_number"] == len(payloads)

@@ -112,9 +112,9 @@ class Watcher:
         board = board or game.state
         body = response.json()
         text = response.content.decode()
-        assert_text_hides(text, game.state, game.deal.seed, where)
+        assert_text_hides(text, game.state, game.deal, where)
         if board is not game.state:
-            assert_text_hides(text, board, game.deal.seed, where)
+            assert_text_hides(text, board, game.deal, where)
         assert_outside_view_only_face_up(body, game.state, where)
         if isinstance(body, dict) and isinstance(body.get("state"), dict):
             assert_view_hides(body["state"], board)
@@ -131,7 +131,7 @@ class Watcher:
             .order_by("number")
             .values_list("payload", flat=True)
         )
-        then = self.variant.state_to_json(line_of_play(self.variant, game.deal.seed, entries)[-1])
+        then = self.variant.state_to_json(line_of_play(self.variant, game.deal, entries)[-1])
         self.check(response, f"replay step {step}", board=then)
 
     def try_illegal(self, rng: random.Random, legal: list[dict[str, Any]]) -> None:

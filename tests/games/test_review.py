@@ -103,7 +103,7 @@ def full_state(game: Game, step: int) -> dict[str, Any]:
 
     variant = get_variant(game.deal.variant)
     entries = list(game.moves.order_by("number").values_list("payload", flat=True))[:step]
-    return variant.state_to_json(line_of_play(variant, game.deal.seed, entries)[-1])
+    return variant.state_to_json(line_of_play(variant, game.deal, entries)[-1])
 
 
 # -- the admin's pages ------------------------------------------------------------------------

@@ -68,7 +68,7 @@ for t in threads: t.join(120)
 game = Game.objects.select_related("deal").get(pk=game_id)
 history = [list(e) for e in game.moves.order_by("number").values_list("number", "payload")]
 variant = get_variant("gold-mine")
-replayed = line_of_play(variant, game.deal.seed, [p for _, p in history])[-1]
+replayed = line_of_play(variant, game.deal, [p for _, p in history])[-1]
 print(json.dumps({
     "statuses": sorted(set(map(str, statuses))),
     "acknowledged": sorted(acknowledged),

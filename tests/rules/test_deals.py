@@ -60,6 +60,18 @@ def test_seeds_outside_the_range_are_refused(slug, seed):
 
 
 @pytest.mark.parametrize("slug", sorted(VARIANTS))
+def test_a_deal_is_dealt_by_the_version_it_names(slug):
+    variant = get_variant(slug)
+    assert variant.deal(2026, DEAL_VERSION) == variant.deal(2026)
+
+
+@pytest.mark.parametrize("version", [0, DEAL_VERSION + 1, True, "1", None])
+def test_a_deal_version_the_engine_does_not_know_is_refused_not_dealt_otherwise(version):
+    with pytest.raises(ValueError, match="deal algorithm version"):
+        get_variant("gold-mine").deal(2026, version)
+
+
+@pytest.mark.parametrize("slug", sorted(VARIANTS))
 def test_every_deal_holds_each_card_once_per_deck(slug):
     variant = get_variant(slug)
     for seed in (0, 99, MAX_SEED):
