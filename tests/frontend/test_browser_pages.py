@@ -189,19 +189,31 @@ def test_cards_and_piles_are_labelled_for_screen_readers(site, page):
         "aria-label", f"Tableau pile 1, {count} card{'s' if count != 1 else ''}, {down} face down"
     )
 
-    # A face-up court card or Ace (the engine names 2 to 10 in words, the page in figures).
+    # Every face-up card is named as the engine names it, Two to Ten in words too ("Ten of
+    # diamonds", not "10 of diamonds"), while its face shows the short rank ("10").
     pile_id, code = next(
         (pile_id, entry["cards"][-1])
         for pile_id, entry in view.items()
-        if pile_id.startswith("tableau:")
-        and entry["cards"]
-        and entry["cards"][-1]
-        and entry["cards"][-1][0] in "AJQK"
+        if pile_id.startswith("tableau:") and entry["cards"] and entry["cards"][-1]
     )
     face_up = cards(page, pile_id).last
     expect(face_up).to_have_attribute("data-card", code)
     expect(face_up).to_have_attribute("role", "img")
-    expect(face_up).to_have_attribute("aria-label", card_name(parse_card(code)))
+    shown = page.evaluate(
+        """() => [...document.querySelectorAll("#board .card.face-up")].map((card) => [
+             card.dataset.card,
+             card.getAttribute("aria-label"),
+             card.querySelector(".rank").textContent,
+           ])"""
+    )
+    assert {code[0] for code, _, _ in shown} & set("23456789T"), shown  # numbers are named too
+    for code, label, rank in shown:
+        assert label == card_name(parse_card(code)), (code, label)
+        assert rank == ("10" if code[0] == "T" else code[0]), (code, rank)
+    tableau_top = view["tableau:0"]["cards"][-1]
+    expect(pile(page, "tableau:0")).to_have_attribute(
+        "aria-description", f"Face up: {card_name(parse_card(tableau_top))}"
+    )
 
     face_down = page.locator("#board .card.face-down")
     assert face_down.count() > 0

@@ -9,6 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from games.rules.cards import RANK_NAMES, card_name, parse_card, parse_rank
 from tests.frontend.browser_helpers import (
     Line,
     board_ready,
@@ -66,8 +67,7 @@ def play_and_check(page: Page, line: Line, how: str, move: dict) -> None:
     expect(page.locator("#message")).not_to_have_attribute("data-kind", "error")
     for event in events:
         if event["type"] == "base_rank_set":  # the note of an automatic effect
-            words = {"A": "Ace", "T": "10", "J": "Jack", "Q": "Queen", "K": "King"}
-            rank = words.get(event["rank"], event["rank"])
+            rank = RANK_NAMES[parse_rank(event["rank"])]  # "Seven", as the engine says it
             expect(page.locator("#message")).to_have_text(f"The foundations start at {rank}.")
     if moved is not None:
         # The card is on its target pile, on top.
@@ -112,9 +112,13 @@ def test_an_illegal_move_is_refused_with_the_engines_message_and_the_board_uncha
     assert snapshot(page) == before
     expect_move_number(page, 0)
 
-    tapped = card("tableau:5", "tableau:3")  # 10 of spades onto a 4
+    tapped = card("tableau:5", "tableau:3")  # Ten of spades onto a Four
     tap_move(page, tapped)
     expect(page.locator("#message")).to_have_text(line.refusal(tapped))
+    # The page names the cards as the engine's refusal does: one game speaks one way.
+    for pile_id in ("tableau:5", "tableau:3"):
+        name = cards(page, pile_id).last.get_attribute("aria-label")
+        assert name in line.refusal(tapped), (name, line.refusal(tapped))
     expect(page.locator("#message")).to_have_attribute("data-kind", "error")
     expect(page.locator("#board .selected")).to_have_count(0)
     assert snapshot(page) == before
@@ -249,10 +253,8 @@ def test_the_keyboard_picks_up_a_card_moves_it_with_the_arrows_and_puts_it_down(
 
 
 def spoken(code: str) -> str:
-    """A card as the page names it ("Queen of hearts", "10 of clubs")."""
-    ranks = {"A": "Ace", "T": "10", "J": "Jack", "Q": "Queen", "K": "King"}
-    suits = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-    return f"{ranks.get(code[0], code[0])} of {suits[code[1]]}"
+    """A card as the page names it: as the engine does ("Queen of hearts", "Ten of clubs")."""
+    return card_name(parse_card(code))
 
 
 def test_screen_readers_hear_each_move_made_what_it_turned_up_and_each_deal(site, page):
@@ -394,11 +396,11 @@ def test_keys_that_cannot_apply_say_why_and_send_nothing(site, page):
     ("slug", "seed", "words"),
     [
         ("grandfathers-clock", 1,
-         "Hint: move the 4 of spades from Tableau pile 1 to the 6 o'clock foundation."),
+         "Hint: move the Four of spades from Tableau pile 1 to the 6 o'clock foundation."),
         ("blondes-and-brunettes", 5,
-         "Hint: move the 9 of diamonds from the reserve to Foundation 2."),
+         "Hint: move the Nine of diamonds from the reserve to Foundation 2."),
         ("blondes-and-brunettes", 3,
-         "Hint: move the 4 of spades from Tableau pile 5 to Foundation 1."),
+         "Hint: move the Four of spades from Tableau pile 5 to Foundation 1."),
     ],
 )  # fmt: skip
 def test_a_hint_names_its_piles_as_a_sentence_does(site, page, slug, seed, words):

@@ -9,17 +9,20 @@ export const SUITS = {
   S: { name: "spades", symbol: "\u2660\uFE0E", red: false },
 };
 
+// `name` is the engine's word for the rank (games/rules/cards.py RANK_NAMES), so the page names a
+// card exactly as the engine's refusals and hints do ("Ten of diamonds"); `label` is what the
+// card's face shows.
 export const RANKS = {
   A: { name: "Ace", label: "A" },
-  2: { name: "2", label: "2" },
-  3: { name: "3", label: "3" },
-  4: { name: "4", label: "4" },
-  5: { name: "5", label: "5" },
-  6: { name: "6", label: "6" },
-  7: { name: "7", label: "7" },
-  8: { name: "8", label: "8" },
-  9: { name: "9", label: "9" },
-  T: { name: "10", label: "10" },
+  2: { name: "Two", label: "2" },
+  3: { name: "Three", label: "3" },
+  4: { name: "Four", label: "4" },
+  5: { name: "Five", label: "5" },
+  6: { name: "Six", label: "6" },
+  7: { name: "Seven", label: "7" },
+  8: { name: "Eight", label: "8" },
+  9: { name: "Nine", label: "9" },
+  T: { name: "Ten", label: "10" },
   J: { name: "Jack", label: "J" },
   Q: { name: "Queen", label: "Q" },
   K: { name: "King", label: "K" },
@@ -27,13 +30,17 @@ export const RANKS = {
 
 export const isRed = (code) => Boolean(code && SUITS[code[1]]?.red);
 
-/** "QH" → "Queen of hearts", "TD" → "10 of diamonds", null → "Face-down card". */
+/** "QH" → "Queen of hearts", "TD" → "Ten of diamonds" (as the engine's card_name), null →
+ * "Face-down card". */
 export function cardName(code) {
   if (!code) return "Face-down card";
   const rank = RANKS[code[0]];
   const suit = SUITS[code[1]];
   return rank && suit ? `${rank.name} of ${suit.name}` : code;
 }
+
+/** "T" → "Ten": a rank in words, as the engine writes it. */
+export const rankName = (rank) => RANKS[rank]?.name ?? rank;
 
 /** "T" → "10": how a rank is printed on a card. */
 export const rankLabel = (rank) => RANKS[rank]?.label ?? rank;

@@ -3,7 +3,7 @@
 
 import { api, socket } from "./api.js";
 import { pileInSentence, renderBoard } from "./board.js";
-import { cardName } from "./cards.js";
+import { cardName, rankName } from "./cards.js";
 import { attachInput, keepFocus } from "./input.js";
 import { headerSignedOut, serverNow } from "./ui.js";
 
@@ -23,10 +23,9 @@ let signedOut = null; // the server's message once this page's sign-in has ended
 const HINT_SHOWN_MS = 4000;
 
 const OUTCOMES = { won: "You won", lost: "No moves left", resigned: "Resigned", closed: "Day closed" };
-const RANK_WORDS = { A: "Ace", T: "10", J: "Jack", Q: "Queen", K: "King" };
 const NOTES = {
   run_removed: (e) => `A run of ${{ C: "clubs", D: "diamonds", H: "hearts", S: "spades" }[e.suit] ?? e.suit} went to the discard.`,
-  base_rank_set: (e) => `The foundations start at ${RANK_WORDS[e.rank] ?? e.rank}.`,
+  base_rank_set: (e) => `The foundations start at ${rankName(e.rank)}.`,
   undone: () => "Move taken back.",
   day_closed: () => "The day closed at midnight UTC: your attempt stands as it was left.",
 };
@@ -244,7 +243,7 @@ function clearHint() {
   for (const node of board.querySelectorAll(".hinted, .hinted-target")) node.classList.remove("hinted", "hinted-target");
 }
 
-/** "Move the 7 of spades from Tableau pile 2 to Foundation 1." in the page's own pile names
+/** "Move the Seven of spades from Tableau pile 2 to Foundation 1." in the page's own pile names
  * ("from the waste", "to the 12 o'clock foundation"). */
 function hintText(move) {
   if (move.type === "deal") return "Hint: deal from the stock.";

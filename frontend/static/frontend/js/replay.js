@@ -4,7 +4,7 @@
 
 import { api } from "./api.js";
 import { renderBoard } from "./board.js";
-import { cardName } from "./cards.js";
+import { cardName, rankName } from "./cards.js";
 import { el, errorText, gameName, pileName, plural, say, statusWord, when } from "./ui.js";
 
 const AUTO_STEP_MS = 800;
@@ -31,7 +31,6 @@ const states = new Map(); // step → Promise of the state
 
 // -- the history in words ----------------------------------------------------------------
 
-const RANKS = { A: "Ace", T: "10", J: "Jack", Q: "Queen", K: "King" };
 const SUITS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 
 const pile = (id) => pileName(id, game.variant);
@@ -72,7 +71,7 @@ function describeEvent(event) {
     case "pile_filled":
       return `${pile(event.pile)} filled from the ${event.from}${event.card ? ` with the ${cardName(event.card)}` : ""}`;
     case "base_rank_set":
-      return `base rank set: ${RANKS[event.rank] || event.rank}`;
+      return `base rank set: ${rankName(event.rank)}`;
     case "game_won":
       return "game won";
     case "game_lost":
