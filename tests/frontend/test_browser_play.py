@@ -252,6 +252,83 @@ def test_the_keyboard_picks_up_a_card_moves_it_with_the_arrows_and_puts_it_down(
     expect(cards(page, "tableau:2").last).to_have_attribute("data-card", moved)
 
 
+def focused_pile(page: Page) -> str | None:
+    """The pile that has the keyboard focus (None when the focus is not on a board pile)."""
+    return page.evaluate(
+        "document.activeElement?.closest('#board') ? document.activeElement.dataset.pile : null"
+    )
+
+
+def tab_stops(page: Page) -> list[str]:
+    """The board's piles that Tab stops at (tabindex 0)."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll("#board .pile[data-pile]")]
+             .filter((pile) => pile.tabIndex === 0).map((pile) => pile.dataset.pile)"""
+    )
+
+
+def test_the_board_is_one_tab_stop_and_the_arrows_move_within_it(site, page):
+    """A roving tabindex: Tab enters the board once and leaves it at the next Tab; the arrows,
+    Home and End move between piles; Tab comes back to the pile last focused, also after a
+    move redrew the board."""
+    errors = watch_errors(page)
+    line = Line("selective-castle", 1)
+    open_game(page, site, start_game(page, "selective-castle", 1))
+    piles = page.evaluate(
+        "[...document.querySelectorAll('#board .pile[data-pile]')].map((p) => p.dataset.pile)"
+    )
+    assert piles[0] == "foundation:0" and piles[-1] == "tableau:7", piles
+    assert tab_stops(page) == ["foundation:0"]  # one stop: the first pile, until one is chosen
+
+    rules = page.locator("#rules-link")  # the last control before the board
+    rules.focus()
+    page.keyboard.press("Tab")
+    assert focused_pile(page) == "foundation:0"
+    page.keyboard.press("Tab")  # and out again
+    assert focused_pile(page) is None
+    page.keyboard.press("Shift+Tab")
+    assert focused_pile(page) == "foundation:0"
+
+    # The arrows move as before, and the pile they reach becomes the tab stop.
+    page.keyboard.press("ArrowDown")
+    down = focused_pile(page)
+    assert down is not None and down.startswith("tableau:"), down
+    page.keyboard.press("ArrowRight")
+    right = focused_pile(page)
+    assert right is not None and right != down and right.startswith("tableau:"), right
+    assert tab_stops(page) == [right]
+    page.keyboard.press("End")
+    assert focused_pile(page) == "tableau:7"
+    page.keyboard.press("Home")
+    assert focused_pile(page) == "foundation:0"
+    navigate_to(page, "tableau:2")
+
+    rules.focus()
+    page.keyboard.press("Tab")  # back to the pile last focused
+    assert focused_pile(page) == "tableau:2"
+    assert tab_stops(page) == ["tableau:2"]
+
+    # A move made with the keys redraws the board: the focus stays on its pile, the only stop.
+    line.play(card("tableau:2", "tableau:7"))
+    page.keyboard.press("Enter")
+    navigate_to(page, "tableau:7")
+    page.keyboard.press("Enter")
+    expect_move_number(page, 1)
+    expect(pile(page, "tableau:7")).to_be_focused()
+    assert tab_stops(page) == ["tableau:7"]
+    page.keyboard.press("Tab")
+    assert focused_pile(page) is None
+
+    # A redraw while the focus is elsewhere (Undo clicked) keeps the same pile as the stop.
+    page.locator("#undo").click()
+    expect_move_number(page, 2)
+    assert tab_stops(page) == ["tableau:7"]
+    rules.focus()
+    page.keyboard.press("Tab")
+    assert focused_pile(page) == "tableau:7"
+    assert errors == []
+
+
 def spoken(code: str) -> str:
     """A card as the page names it: as the engine does ("Queen of hearts", "Ten of clubs")."""
     return card_name(parse_card(code))

@@ -11,12 +11,32 @@ const pileName = (pile) => pile.getAttribute("aria-label")?.split(",")[0] ?? pil
 const cardsOf = (pile) => [...pile.querySelectorAll(":scope > .card")];
 const isFaceUp = (card) => Boolean(card) && !card.classList.contains("face-down");
 
+// The board is one tab stop (a roving tabindex, as in a WAI-ARIA toolbar or grid): one pile has
+// tabindex=0, the others -1, so Tab enters the board once and the next Tab leaves it, instead of
+// stopping at each of up to 20 piles. The arrow keys (Home, End) move within it, and the pile last
+// focused stays the one Tab comes back to. The DOM itself holds that choice: the pile with
+// tabindex=0.
+const piles = (board) => [...board.querySelectorAll(".pile[data-pile]")];
+const tabStop = (board) => board.querySelector('.pile[data-pile][tabindex="0"]');
+
+/** Make the pile `id` (the first pile when there is no such pile) the board's one tab stop;
+ * returns it. */
+function rove(board, id) {
+  const all = piles(board);
+  const stop = all.find((pile) => pile.dataset.pile === id) ?? all[0];
+  for (const pile of all) pile.tabIndex = pile === stop ? 0 : -1;
+  return stop;
+}
+
 /** Run `draw()` (which replaces the board's piles) and give the focus back to the pile that had
- * it, so keyboard play carries on across redraws. */
+ * it, so keyboard play carries on across redraws; the same pile stays the board's tab stop
+ * when the focus is elsewhere. */
 export function keepFocus(board, draw) {
   const focused = board.contains(document.activeElement) ? document.activeElement.dataset.pile : null;
+  const stop = focused ?? tabStop(board)?.dataset.pile;
   draw();
-  if (focused) board.querySelector(`.pile[data-pile="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
+  const pile = rove(board, stop);
+  if (focused) pile?.focus({ preventScroll: true });
 }
 
 /**
@@ -262,12 +282,23 @@ export function attachInput(board, actions) {
     else actions.announce?.(`${pileName(pile)}: nothing to pick up.`);
   }
 
+  // Whichever way a pile gets the focus (arrows, a click, a script), it becomes the tab stop.
+  board.addEventListener("focusin", (event) => {
+    const pile = event.target.closest?.(".pile[data-pile]");
+    if (pile && pile.tabIndex !== 0) rove(board, pile.dataset.pile);
+  });
+
   board.addEventListener("keydown", (event) => {
     const pile = event.target.closest?.(".pile[data-pile]");
     if (!pile || event.altKey || event.ctrlKey || event.metaKey) return;
     if (DIRECTIONS[event.key]) {
       event.preventDefault();
       neighbour(pile, DIRECTIONS[event.key])?.focus();
+    } else if (event.key === "Home" || event.key === "End") {
+      // The first and last piles in reading order (rows top to bottom, left to right).
+      event.preventDefault();
+      const all = piles(board);
+      (event.key === "Home" ? all[0] : all.at(-1))?.focus();
     } else if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       if (playing()) enter(pile);
