@@ -126,6 +126,71 @@ def test_an_illegal_move_is_refused_with_the_engines_message_and_the_board_uncha
     expect(page.locator("#move-count")).to_have_text("0")
 
 
+# Each change of a live region's text as a mutation observer sees it (callbacks run after each
+# task, so a region emptied and written in one go shows only the text).
+_WATCH_LIVE = """
+(ids) => {
+  window.liveTexts = Object.fromEntries(ids.map((id) => [id, []]));
+  for (const id of ids) {
+    const node = document.getElementById(id);
+    new MutationObserver(() => window.liveTexts[id].push(node.textContent))
+      .observe(node, { childList: true, characterData: true, subtree: true });
+  }
+}
+"""
+
+
+def live_texts(page: Page, region: str) -> list[str]:
+    return page.evaluate("(id) => window.liveTexts[id]", region)
+
+
+def test_a_message_said_twice_is_written_again_for_screen_readers(site, page):
+    """The same refusal twice: #message is emptied and then given the text again (writing the
+    text it already shows would change nothing a screen reader hears). The same for #announce."""
+    errors = watch_errors(page)
+    line = Line("selective-castle", 1)
+    open_game(page, site, start_game(page, "selective-castle", 1))
+    page.evaluate(_WATCH_LIVE, ["message", "announce"])
+    refused = card("tableau:5", "tableau:3")  # Ten of spades onto a Four
+    words = line.refusal(refused)
+    message = page.locator("#message")
+
+    tap_move(page, refused)
+    expect(message).to_have_text(words)
+    expect(page.locator("#board .selected")).to_have_count(0)
+    assert live_texts(page, "message")[-1] == words
+    page.evaluate("window.liveTexts.message = []")
+    tap_move(page, refused)
+    # Emptied, then the same words again: two changes a screen reader hears.
+    page.wait_for_function(
+        "(words) => window.liveTexts.message.join('|') === ['', words].join('|')",
+        arg=words,
+        timeout=3000,
+    )
+    expect(message).to_have_text(words)
+    expect(message).to_have_attribute("data-kind", "error")
+
+    # #announce too: Enter twice on an empty foundation says twice there is nothing to pick up.
+    pile(page, "foundation:0").focus()
+    page.keyboard.press("Enter")
+    said = "Foundation 1: nothing to pick up."
+    expect(page.locator("#announce")).to_have_text(said)
+    page.evaluate("window.liveTexts.announce = []")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "(said) => window.liveTexts.announce.join('|') === ['', said].join('|')",
+        arg=said,
+        timeout=3000,
+    )
+
+    # A different message is written at once, with no empty step.
+    page.evaluate("window.liveTexts.message = []")
+    page.keyboard.press("u")
+    expect(message).to_have_text("No move to take back yet.")
+    assert live_texts(page, "message") == ["No move to take back yet."]
+    assert errors == []
+
+
 def test_undo_takes_back_a_move_and_restores_the_board(site, page):
     line = Line("selective-castle", 1)
     open_game(page, site, start_game(page, "selective-castle", 1))

@@ -5,7 +5,7 @@ import { api, socket } from "./api.js";
 import { pileInSentence, renderBoard } from "./board.js";
 import { cardName, rankName } from "./cards.js";
 import { attachInput, keepFocus } from "./input.js";
-import { headerSignedOut, serverNow } from "./ui.js";
+import { headerSignedOut, liveText, serverNow } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("play");
@@ -30,8 +30,10 @@ const NOTES = {
   day_closed: () => "The day closed at midnight UTC: your attempt stands as it was left.",
 };
 
+// #message and #announce are live regions: liveText makes a repeated message heard again (the
+// same refusal twice).
 function say(text, kind = "error") {
-  message.textContent = text || "";
+  liveText(message, text || "");
   message.dataset.kind = kind;
 }
 
@@ -43,16 +45,14 @@ function whenSignedOut() {
   link.id = "sign-in-again";
   link.href = `/signin/?next=${encodeURIComponent(window.location.pathname)}`;
   link.textContent = "Sign in again";
-  message.replaceChildren(`${signedOut} `, link);
+  liveText(message, `${signedOut} `, link);
   message.dataset.kind = "error";
   headerSignedOut();
   if (game) show(game, { force: true }); // put back a card picked up
   return true;
 }
 
-const announce = (text) => {
-  $("announce").textContent = text;
-};
+const announce = (text) => liveText($("announce"), text);
 
 function clock(seconds) {
   const total = Math.max(0, Math.floor(seconds));

@@ -211,6 +211,36 @@ export function errorText(error) {
   return "Could not reach the server. Check your connection and try again.";
 }
 
+// A live region is read when its content changes. Writing the text it already shows changes
+// nothing a screen reader can hear (the same refusal twice would be read once), so a repeat is
+// written in two steps: the region is emptied now and the text put back a little later. Not on
+// the next animation frame: the browser publishes DOM changes to the accessibility tree once per
+// rendered frame, and a requestAnimationFrame callback runs before that frame is rendered, so the
+// empty region and the text could merge into "no change"; and screen readers themselves take in
+// changes asynchronously. A tenth of a second spans several frames and is what proven
+// announcers (Angular CDK's LiveAnnouncer) wait, yet is too short to notice.
+const REPEAT_GAP_MS = 100;
+const rewrites = new WeakMap(); // live region → {text, timer}: a repeat waiting to be written
+
+/** Put `content` (text and nodes) in the live region `node` so that screen readers read it, also
+ * when it is word for word what the region already says. */
+export function liveText(node, ...content) {
+  const waiting = rewrites.get(node);
+  clearTimeout(waiting?.timer);
+  rewrites.delete(node);
+  const text = content.map((part) => (typeof part === "string" ? part : part.textContent)).join("");
+  if (!text || text !== (waiting?.text ?? node.textContent)) {
+    node.replaceChildren(...content);
+    return;
+  }
+  node.replaceChildren();
+  const timer = setTimeout(() => {
+    rewrites.delete(node);
+    node.replaceChildren(...content);
+  }, REPEAT_GAP_MS);
+  rewrites.set(node, { text, timer });
+}
+
 /** Show text in a status element (role=status or role=alert); empty text hides it. */
 export function say(node, text, kind = "info") {
   if (!node) return;
