@@ -222,6 +222,27 @@ def test_cards_and_piles_are_labelled_for_screen_readers(site, page):
     assert page.locator("#board .card.face-down:not([aria-label='Face-down card'])").count() == 0
 
 
+def test_an_empty_foundation_says_in_words_what_starts_it(site, page):
+    open_game(page, site, start_game(page, "gold-mine", 1))
+    expect(pile(page, "foundation:0")).to_have_attribute("data-hint", "A")
+    expect(pile(page, "foundation:0")).to_have_attribute(
+        "aria-description", "Takes an Ace to start"
+    )
+
+    line = Line("blondes-and-brunettes", 1)
+    open_game(page, site, start_game(page, "blondes-and-brunettes", 1))
+    base = line.view()["base_rank"]
+    empty = next(
+        p for p, e in line.view()["piles"].items() if p.startswith("foundation:") and not e["cards"]
+    )
+    name = card_name(parse_card(base + "S")).split(" of ")[0]
+    article = "an" if name[0] in "AE" else "a"
+    expect(pile(page, empty)).to_have_attribute("data-hint", "10" if base == "T" else base)
+    expect(pile(page, empty)).to_have_attribute(
+        "aria-description", f"Takes {article} {name} to start"
+    )
+
+
 def test_the_rules_page_of_each_game_names_it_and_links_its_document_and_play(site, page):
     for slug, variant in VARIANTS.items():
         page.goto(f"{site}/rules/{slug}/")

@@ -5,7 +5,7 @@
 // px: a long pile squeezes toward the window's bottom, but never so far that a card's corner
 // (rank and suit) is covered; past that the board grows and the page scrolls.
 
-import { cardElement, cardName, rankLabel } from "./cards.js";
+import { cardElement, cardName, rankLabel, rankName } from "./cards.js";
 
 // Grandfather's Clock: foundation:N stands at hour N (0 → 12 o'clock), and is complete when its
 // top card shows that hour (Queen = 12, Ace = 1, Jack = 11). Drawn only, never enforced here.
@@ -51,7 +51,7 @@ export const layouts = {
       { slots: foundations(4), justify: "center" },
       { slots: tableau(8), tableau: true },
     ],
-    hint: (state) => (state.base_rank ? rankLabel(state.base_rank) : ""),
+    hint: (state) => state.base_rank || "",
     opening: (id) => (id.startsWith("tableau") ? [0, Number(id.split(":")[1]) < 4 ? 7 : 6] : [0, 0]),
   },
   "grandfathers-clock": {
@@ -69,7 +69,7 @@ export const layouts = {
       { slots: foundations(8), justify: "center" },
       { slots: tableau(9), tableau: true },
     ],
-    hint: (state) => (state.base_rank ? rankLabel(state.base_rank) : ""),
+    hint: (state) => state.base_rank || "",
     opening: (id) =>
       id === "stock" ? [1, 0] : id === "reserve" ? [0, 10] : id === "foundation:0" || id.startsWith("tableau") ? [0, 1] : [0, 0],
   },
@@ -202,17 +202,22 @@ function drawPile(slot, pile, state, layout, slug, reveal) {
   node.prepend(...drawn);
 
   // An empty pile's outline may say what starts it (the base rank; Gold Mine's Aces).
+  // `startRank` is a rank code ("A", "T"): the outline shows its face label, a screen reader
+  // hears it in words.
+  let startRank = "";
   if (kind === "foundation" && !count && layout.hint) {
-    const hint = layout.hint(state);
-    if (hint) node.dataset.hint = hint;
+    startRank = layout.hint(state);
+    if (startRank) node.dataset.hint = rankLabel(startRank);
   }
   const top = faceUp.at(-1);
   if (kind === "tableau" && faceUp.length) {
     node.setAttribute("aria-description", `Face up: ${faceUp.map(cardName).join(", ")}`);
   } else if (top && kind !== "stock") {
     node.setAttribute("aria-description", `Top card: ${cardName(top)}`);
-  } else if (kind === "foundation" && node.dataset.hint) {
-    node.setAttribute("aria-description", `Takes a card of rank ${node.dataset.hint} to start`);
+  } else if (startRank) {
+    const name = rankName(startRank);
+    const article = /^[AEIOU]/.test(name) ? "an" : "a";
+    node.setAttribute("aria-description", `Takes ${article} ${name} to start`);
   }
   return node;
 }
