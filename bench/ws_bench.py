@@ -41,8 +41,11 @@ Method
    http://127.0.0.1:PORT`` (the origin validator wants it), anonymously (anyone may watch),
    ``--handshakes`` at a time (default 50: the server's Redis pool allows 100 connections per
    process, and each handshake needs one for ``group_add``), and each waits for its first
-   ``{"type": "leaderboard"}``. The server's memory is the sum of ``VmRSS`` over its process
-   group (/proc/<pid>/status) before the first connection and once all have their first board:
+   ``{"type": "leaderboard"}``. They all come from one address, so the server runs with
+   ``WEBSOCKET_CONNECTIONS_PER_ADDRESS`` at twice their number (unless the environment sets
+   it): the cap is counted, as in production, and never reached. The server's memory is the
+   sum of ``VmRSS`` over its process group (/proc/<pid>/status) before the first connection
+   and once all have their first board:
    the difference over the connected clients is the memory per connection.
 5. Rounds (default 20, at most 20). In each, a fresh player starts their ranked attempt
    (``POST /api/daily/<date>/gold-mine/attempt/``); once every client has seen them on the
@@ -953,6 +956,10 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit(f"RLIMIT_NOFILE's hard limit {limits[1]} is too low for {c.clients} clients")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     env = server_env(c.redis_url, DB_NAME)
+    # Every watcher comes from 127.0.0.1: the per-address cap stays on (its counting is part of
+    # what a connection costs) with room for them all, and for the slots of an earlier run's
+    # server that was killed until they expire. Set in the environment, that value wins.
+    env.setdefault("WEBSOCKET_CONNECTIONS_PER_ADDRESS", str(2 * c.clients))
     players = 1 + c.rounds + c.board
     print(f"Preparing {DB_NAME}: create if missing, migrate, flush, {players} players", flush=True)
     tokens = prepare_database(env, players)

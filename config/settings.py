@@ -214,7 +214,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # listening (a reconnecting client catches up from the database), and channel capacities.
 # Pub/sub channels are not per database, so the prefix names REDIS_URL's: services given
 # different databases of one Redis stay apart, as they did with the list-based layer.
-_redis_url = os.environ.get("REDIS_URL")
+REDIS_URL = _redis_url = os.environ.get("REDIS_URL") or None
 if _redis_url:
     CHANNEL_LAYERS = {
         "default": {
@@ -301,6 +301,17 @@ WEBSOCKET_MESSAGE_LIMIT = env_number("WEBSOCKET_MESSAGE_LIMIT", 20)
 WEBSOCKET_MESSAGE_PERIOD = env_number("WEBSOCKET_MESSAGE_PERIOD", 10.0)
 WEBSOCKET_CATCH_UP_LIMIT = 50
 LEADERBOARD_PUSH_INTERVAL = env_number("LEADERBOARD_PUSH_INTERVAL", 0.25)
+# Websockets open at once (config.connection_cap), over every server process; more are closed
+# with code 4430, and 0 turns a cap off. Each page opens at most one, so 30 per account is
+# thirty pages of one player open on all their devices and scripts together, more than anyone
+# plays or watches, while one account (or a leaked token) cannot hold thousands of the
+# server's connections (~90 KiB of memory each, bench/README.md). An address is shared by
+# everyone behind one NAT (an office, a school, a mobile carrier): 300 is room for a crowd
+# there watching the daily boards, and bounds what one machine can hold open. The slots of a
+# process that dies expire after CONNECTION_TTL seconds (renewed at a third of that).
+WEBSOCKET_CONNECTIONS_PER_ACCOUNT = env_number("WEBSOCKET_CONNECTIONS_PER_ACCOUNT", 30)
+WEBSOCKET_CONNECTIONS_PER_ADDRESS = env_number("WEBSOCKET_CONNECTIONS_PER_ADDRESS", 300)
+WEBSOCKET_CONNECTION_TTL = 60.0
 
 # Email carries password reset links. Without EMAIL_HOST each message is printed to stderr (the
 # server's log), which is how a local install shows them.

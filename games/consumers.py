@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from typing import Any
 from urllib.parse import parse_qs
@@ -19,12 +20,16 @@ from rest_framework.renderers import JSONRenderer
 
 from accounts.live import SignIn, SignOut, account_group
 from accounts.selectors import still_signed_in
+from config import connection_cap
 from games import selectors
 from games.live import game_group, leaderboard_group
 from games.rules import VARIANTS
 
 # Close codes (4000-4999 are the application's own).
 NOT_SIGNED_IN, FORBIDDEN, NOT_FOUND, TOO_MANY_MESSAGES = 4401, 4403, 4404, 4429
+TOO_MANY_CONNECTIONS = 4430
+
+logger = logging.getLogger("patience.websockets")
 
 
 def as_json(data: Any) -> Any:
@@ -55,10 +60,44 @@ class PatienceConsumer(AsyncJsonWebsocketConsumer):
 
     joined: tuple[str, ...] = ()
     sign_in: SignIn | None = None
+    slots: connection_cap.Slots | None = None
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        # The connection's whole life: however it ends (closed, failed, cancelled), its slots
+        # in the connection counters are given back.
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            if self.slots is not None:
+                await connection_cap.release(self.slots)
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         self.flood = FloodGuard(settings.WEBSOCKET_MESSAGE_LIMIT, settings.WEBSOCKET_MESSAGE_PERIOD)
+        taken = await connection_cap.take(self.scope)
+        if isinstance(taken, connection_cap.Counter):
+            await self.too_many_connections(taken)
+            return
+        self.slots = taken
         await super().websocket_connect(message)
+
+    async def too_many_connections(self, full: connection_cap.Counter) -> None:
+        logger.warning(
+            "websocket %s refused: %s already has %d open (%s)",
+            self.scope.get("path"),
+            full.key,
+            full.limit,
+            full.setting,
+        )
+        await self.accept()
+        await self.send_json(
+            {
+                "type": "error",
+                "code": "too_many_connections",
+                "message": "Too many live pages are open for this account or from this "
+                "address: close some and try again.",
+            }
+        )
+        await self.close(code=TOO_MANY_CONNECTIONS)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not self.flood.allows():

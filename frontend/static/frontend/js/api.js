@@ -97,11 +97,15 @@ export async function api(method, path, body, { idempotent = false } = {}) {
  * socket("/ws/games/7/", onMessage) — or socket(() => path, …) to build the path afresh on each
  * (re)connection, e.g. with ?since= the last version seen. Reconnects with backoff (up to 30 s),
  * except after the server's own refusals (4401 not signed in, 4403, 4404 no such thing, 4429
- * flooding), which would only repeat. Returns {close(), send(obj), get open()}.
+ * flooding), which would only repeat; after 4430 (too many connections open for the account or
+ * address) it tries again once a minute, as other pages close. The backoff starts over once a
+ * connection has brought a message: a refused one opens and closes at once.
+ * Returns {close(), send(obj), get open()}.
  * Options: onOpen(), onClose(code) — e.g. to show a "live"/"offline" indicator.
  */
 export function socket(path, onMessage, { onOpen, onClose } = {}) {
   const FINAL = new Set([4401, 4403, 4404, 4429]);
+  const TOO_MANY_CONNECTIONS = 4430;
   let ws = null;
   let closed = false;
   let delay = 500;
@@ -113,7 +117,6 @@ export function socket(path, onMessage, { onOpen, onClose } = {}) {
     const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
     ws = new WebSocket(`${scheme}//${window.location.host}${where}`);
     ws.addEventListener("open", () => {
-      delay = 500;
       // A rare ping keeps proxies from dropping an idle connection (well under the flood limit).
       keepAlive = setInterval(() => send({ type: "ping" }), 25000);
       onOpen?.();
@@ -125,12 +128,18 @@ export function socket(path, onMessage, { onOpen, onClose } = {}) {
       } catch {
         return;
       }
+      if (data?.type === "error" && data.code === "too_many_connections") return;
+      delay = 500;
       if (data && data.type !== "pong") onMessage(data);
     });
     ws.addEventListener("close", (event) => {
       clearInterval(keepAlive);
       onClose?.(event.code);
       if (closed || FINAL.has(event.code)) return;
+      if (event.code === TOO_MANY_CONNECTIONS) {
+        retry = setTimeout(connect, 60000 + Math.random() * 15000);
+        return;
+      }
       retry = setTimeout(connect, delay + Math.random() * 250);
       delay = Math.min(delay * 2, 30000);
     });

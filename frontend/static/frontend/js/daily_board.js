@@ -8,6 +8,12 @@ import { api, socket } from "./api.js";
 import { challengeActions } from "./daily_actions.js";
 import { attemptResult, dayName, duration, durationWords, el, errorText, playerLink, say } from "./ui.js";
 
+// What the live indicator says when the board's websocket closes with the server's code.
+const CLOSED_SAYS = {
+  4404: "This leaderboard does not exist.",
+  4430: "Too many live pages open: this one tries again in a minute.",
+};
+
 const root = document.getElementById("daily-board");
 const { date, variant } = root.dataset;
 const table = document.getElementById("leaderboard");
@@ -126,8 +132,7 @@ async function start() {
       render(data);
     },
     {
-      onClose: (code) =>
-        setLive("offline", code === 4404 ? "This leaderboard does not exist." : "Reconnecting…"),
+      onClose: (code) => setLive("offline", CLOSED_SAYS[code] ?? "Reconnecting…"),
     },
   );
 }

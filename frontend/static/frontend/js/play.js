@@ -21,6 +21,8 @@ let hintTimer = null;
 let signedOut = null; // the server's message once this page's sign-in has ended elsewhere
 
 const HINT_SHOWN_MS = 4000;
+// What the live indicator says when the game's websocket closes with the server's code.
+const CLOSED_SAYS = { 4401: "Signed out", 4430: "Too many live pages open" };
 
 const OUTCOMES = { won: "You won", lost: "No moves left", resigned: "Resigned", closed: "Day closed" };
 const NOTES = {
@@ -353,7 +355,7 @@ async function start() {
     },
     {
       onOpen: () => live("open", "Live"),
-      onClose: (code) => live("closed", code === 4401 ? "Signed out" : "Reconnecting…"),
+      onClose: (code) => live("closed", CLOSED_SAYS[code] ?? "Reconnecting…"),
     },
   );
 }
