@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -193,7 +195,7 @@ def play_move(
     expected_move_number: int | None = None,
 ) -> Outcome:
     """Validate ``move`` through the engine and record it; an illegal move changes nothing."""
-    with transaction.atomic():
+    with _game_action():
         game = _lock_playing_game(user, game_id, expected_move_number)
         variant = get_variant(game.deal.variant)
         state = variant.state_from_json(game.state)
@@ -217,7 +219,7 @@ def undo_move(
     *, user: AbstractBaseUser, game_id: int, expected_move_number: int | None = None
 ) -> Outcome:
     """Take back the last move (casual games only), as a new entry of the history."""
-    with transaction.atomic():
+    with _game_action():
         game = _lock_game(user, game_id, expected_move_number)
         if game.ranked:
             raise ApiError("undo_not_allowed", "Ranked games have no undo.", 409)
@@ -267,7 +269,7 @@ def request_hint(
     """Suggest a move in a casual game and count it. The board and its version do not
     change; the player's other tabs get the game with its new count (same ``move_number``,
     more ``counts.hints``)."""
-    with transaction.atomic():
+    with _game_action():
         game = _lock_playing_game(user, game_id, expected_move_number)
         if game.ranked:
             raise ApiError("hints_not_allowed", "Ranked games have no hints.", 409)
@@ -285,7 +287,7 @@ def request_hint(
 def resign_game(
     *, user: AbstractBaseUser, game_id: int, expected_move_number: int | None = None
 ) -> Outcome:
-    with transaction.atomic():
+    with _game_action():
         game = _lock_playing_game(user, game_id, expected_move_number)
         variant = get_variant(game.deal.variant)
         state = variant.state_from_json(game.state)
@@ -309,36 +311,79 @@ def close_attempt(*, game_id: int) -> Outcome | None:
     None when it is not one to close (any longer)."""
     with transaction.atomic():
         game = _lock_any_game(game_id)
-        closable = game.ranked and game.daily_id and daily.day_closed(game.daily.date)
-        if not closable or game.is_finished:
+        if not _past_its_day(game) or game.is_finished:
             return None
-        variant = get_variant(game.deal.variant)
-        state = variant.state_from_json(game.state)
-        game.can_undo = False
-        return _record(
-            game,
-            variant,
-            state,
-            {"type": CLOSE},
-            [{"type": SERVICE_EVENTS[CLOSE]}],
-            Game.Status.CLOSED,
-            finished_at=daily.closes_at(game.daily.date),
-        )
+        return _close(game)
+
+
+def _past_its_day(game: Game) -> bool:
+    return bool(game.ranked and game.daily_id and daily.day_closed(game.daily.date))
+
+
+def _close(game: Game) -> Outcome:
+    """Record the ``close`` entry of a locked ranked attempt in play whose day is over."""
+    variant = get_variant(game.deal.variant)
+    state = variant.state_from_json(game.state)
+    game.can_undo = False
+    return _record(
+        game,
+        variant,
+        state,
+        {"type": CLOSE},
+        [{"type": SERVICE_EVENTS[CLOSE]}],
+        Game.Status.CLOSED,
+        finished_at=daily.closes_at(game.daily.date),
+    )
+
+
+class _DayClosed(Exception):
+    """Raised by ``_lock_game``, before anything is written: the locked game is a ranked
+    attempt whose day has closed."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game.pk)
+        self.game = game
+
+
+@contextmanager
+def _game_action() -> Iterator[None]:
+    """The transaction of a player's action on a game (``_lock_game`` inside).
+
+    An action on a ranked attempt whose day has closed is refused (409 ``challenge_closed``).
+    If the attempt is still in play (the day closer has not reached it yet, or runs nowhere),
+    it is closed there and then, in this transaction and under the lock already held, as the
+    closer would have closed it, and its pages told on commit: the refusal and the board the
+    player sees agree."""
+    refusal = None
+    with transaction.atomic():
+        try:
+            yield
+        except _DayClosed as closed:
+            game = closed.game
+            if not game.is_finished:
+                _close(game)
+            # The day's seed is public now: playing on would mean playing with every card
+            # known.
+            refusal = ApiError(
+                "challenge_closed",
+                f"The challenge of {game.daily.date} closed at midnight UTC: "
+                "its ranked attempt stands as it was left.",
+                409,
+                status=game.status,
+                move_number=game.move_number,
+            )
+    if refusal is not None:
+        raise refusal
 
 
 def _lock_game(user: AbstractBaseUser, game_id: int, expected_move_number: int | None) -> Game:
-    """The player's game, locked until the transaction ends; 404 for anyone else's."""
+    """The player's game, locked until the transaction ends; 404 for anyone else's. Called
+    inside ``_game_action``, which answers for a ranked attempt whose day has closed."""
     game = store.lock_game(game_id, user.pk)
     if game is None:
         raise ApiError("not_found", "There is no such game.", 404)
-    if game.ranked and game.daily_id and daily.day_closed(game.daily.date):
-        # The day's seed is public now: playing on would mean playing with every card known.
-        raise ApiError(
-            "challenge_closed",
-            f"The challenge of {game.daily.date} closed at midnight UTC: "
-            "its ranked attempt stands as it was left.",
-            409,
-        )
+    if _past_its_day(game):
+        raise _DayClosed(game)
     if expected_move_number is not None and expected_move_number != game.move_number:
         raise ApiError(
             "stale_move_number",

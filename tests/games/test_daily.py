@@ -384,12 +384,22 @@ def test_an_unfinished_attempt_cannot_be_played_on_once_the_day_has_closed(
 
     clock.advance()
     assert detail(client, game["id"])["seed"] == stored(game["id"]).deal.seed
-    with unchanged(client, game["id"]):
-        response = client.post(
-            f"/api/games/{game['id']}/moves/", {"move": {"type": "deal"}}, format="json"
-        )
-        assert_error(response, 409)
-    assert client.get(f"/api/leaderboards/daily/{DAY}/gold-mine/").json() == board_before
+    before = detail(client, game["id"])
+    response = client.post(
+        f"/api/games/{game['id']}/moves/", {"move": {"type": "deal"}}, format="json"
+    )
+    assert_error(response, 409, "challenge_closed")
+    # The move is not played: the attempt stands as it was left (closed by the refusal, if the
+    # day closer had not reached it, as the closer would have), and so does its rank.
+    after = detail(client, game["id"])
+    assert after["state"] == before["state"] and after["counts"] == before["counts"]
+    assert after["status"] == "closed"
+    board_after = client.get(f"/api/leaderboards/daily/{DAY}/gold-mine/").json()
+    assert without_status(board_after) == without_status(board_before)
+
+
+def without_status(board: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in entry.items() if k != "status"} for entry in board["results"]]
 
 
 # -- casual replays ---------------------------------------------------------------------------

@@ -126,6 +126,49 @@ def test_a_closed_attempt_refuses_every_action_and_changes_nothing(clock: DailyC
             assert_error(client.post(url, body, format="json"), 409)
 
 
+@pytest.mark.parametrize(
+    ("action", "body"),
+    [("moves", {"move": {"type": "deal"}}), ("resign", {}), ("undo", {}), ("hint", {})],
+)
+@pytest.mark.parametrize("idempotency_key", [None, "after-midnight-1"])
+@pytest.mark.django_db(transaction=True)
+def test_an_action_after_midnight_closes_the_attempt_the_closer_has_not_reached_yet(
+    clock: DailyClock, settings: Any, action: str, body: dict, idempotency_key: str | None
+) -> None:
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    client = client_for()
+    attempt = play(client, start_daily(client, DAY, "gold-mine")["id"], {"type": "deal"})
+    before = Game.objects.get(pk=attempt["id"])
+    inbox = GroupInbox()
+    inbox.join(game_group(attempt["id"]))
+    inbox.join(leaderboard_group(DAY, "gold-mine"))
+    clock.advance()  # the day closed; the closer has not run
+
+    headers = {"HTTP_IDEMPOTENCY_KEY": idempotency_key} if idempotency_key else {}
+    url = f"/api/games/{attempt['id']}/{action}/"
+    error = assert_error(client.post(url, body, format="json", **headers), 409, "challenge_closed")
+
+    # The answer and the board agree: the attempt is closed, as the closer would have left it.
+    assert error["status"] == "closed" and error["move_number"] == attempt["move_number"] + 1
+    closed = detail(client, attempt["id"])
+    assert closed["status"] == "closed" and closed["move_number"] == error["move_number"]
+    assert history(client, attempt["id"])[-1]["move"] == {"type": "close"}
+    game = Game.objects.get(pk=attempt["id"])
+    assert game.state == before.state and game.last_move_at == before.last_move_at
+    assert game.finished_at == daily.closes_at(DAY)
+    assert verification(game).ok
+    messages = inbox.received()
+    [update] = [m for m in messages if m["type"] == "game.update"]
+    assert update["game"]["status"] == "closed"
+    assert update["game"]["events"] == [{"type": "day_closed"}]
+    assert [m["type"] for m in messages].count("leaderboard.changed") == 1
+    # Nothing left for the closer; the same action again is refused the same way.
+    assert services.close_unfinished_attempts() == []
+    again = client.post(url, body, format="json", **headers)
+    assert again.json()["error"] == error
+    assert Game.objects.get(pk=attempt["id"]).move_number == error["move_number"]
+
+
 @pytest.mark.django_db
 def test_a_closed_attempt_leaves_the_games_in_progress_and_counts_as_played_not_won(
     clock: DailyClock,

@@ -166,6 +166,10 @@ async function refused(error) {
     // Another tab or device moved first: show the game as it is now.
     await reload().catch(() => {});
     say(`${error.message} The board now shows the latest position.`);
+  } else if (error.code === "challenge_closed") {
+    // The day closed under the player, and the server closed the attempt as it answered.
+    await reload().catch(() => {});
+    say(error.message);
   }
   else if (game) show(game, { force: true });
 }
