@@ -8,6 +8,7 @@ also usable from scripts and other apps. Field-level rule violations raise DRF's
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -45,6 +46,7 @@ WRONG_PASSWORD_MESSAGE = "Your password was entered incorrectly. Please enter it
 STAFF_ACCOUNT_MESSAGE = (
     "A staff account cannot close itself: another administrator removes it in the admin."
 )
+OWN_ACCOUNT_MESSAGE = "Your own account is removed by another administrator."
 INVALID_RESET_LINK_MESSAGE = (
     "This link to choose a new password is not valid: it is mistyped, has expired or was "
     "already used. Ask for a new one."
@@ -126,13 +128,11 @@ def change_password(
 
 
 def delete_account(*, user: AbstractUser, password: str, client_ip: str) -> None:
-    """Close an account for good: the user, their games and histories, their API token.
+    """A player closes their account for good (``_remove_accounts``).
 
     The password is asked again, so a session left open on a shared computer cannot close the
     account; wrong passwords count toward the sign-in throttle, as for a password change.
     Staff are refused: a last administrator could otherwise lock everyone out of the admin.
-    Their ranked attempts leave the daily leaderboards, whose watchers are told
-    (``games.signals``, which also covers a user removed in the admin).
     """
     guard = LoginGuard(username=user.get_username(), client_ip=client_ip)
     guard.reserve()
@@ -141,8 +141,28 @@ def delete_account(*, user: AbstractUser, password: str, client_ip: str) -> None
     guard.succeeded()
     if user.is_staff or user.is_superuser:
         raise ApiError("staff_account", STAFF_ACCOUNT_MESSAGE, status_code=403)
+    _remove_accounts([user])
+
+
+def remove_accounts(*, actor: AbstractUser, users: Iterable[AbstractUser]) -> int:
+    """Staff remove accounts (the admin's delete, of one or of several): the same work as a
+    player closing their own, without their password, all in one transaction; staff accounts
+    included, but never the actor's own (another administrator removes it). How many."""
+    users = list(users)
+    if any(user.pk == actor.pk for user in users):
+        raise ApiError("own_account", OWN_ACCOUNT_MESSAGE, status_code=403)
+    _remove_accounts(users)
+    return len(users)
+
+
+def _remove_accounts(users: list[AbstractUser]) -> None:
+    """Delete the users, their games and histories, sessions and API tokens, in one
+    transaction. After the commit their ranked attempts' daily leaderboards are pushed to
+    their watchers (``games.signals``) and their live connections end (``accounts.signals``):
+    the receivers of the deletion, so a user deleted any other way is covered too."""
     with transaction.atomic():
-        user.delete()
+        for user in users:
+            user.delete()
 
 
 def change_email(*, user: AbstractUser, email: str) -> AbstractUser:

@@ -33,6 +33,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.views.decorators.http import require_POST
 
+from accounts import services as accounts
 from config.api import ApiError
 from games import daily, selectors, services
 from games.models import AuditLog, DailyChallenge, Deal, Game, GameFlag, Move
@@ -61,9 +62,31 @@ admin.site.unregister(User)
 
 @admin.register(User)
 class PlayerAdmin(UserAdmin):
-    """The built-in user admin, with each player's number of games."""
+    """The built-in user admin, with each player's number of games. Deleting players, one or
+    several, goes through ``accounts.services.remove_accounts``; staff cannot delete their own
+    account here."""
 
     list_display = [*UserAdmin.list_display, "games"]
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is not None and obj.pk == request.user.pk:
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> tuple:
+        # What goes with a player (games, histories, flags) is deleted here by nobody on its
+        # own: Django's check that staff may delete each of those made removing any player who
+        # had played refused. Removing the player removes them, as closing an account does;
+        # the permission to delete the player is the one that counts.
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        perms_needed = {name for name in perms_needed if name == self.opts.verbose_name}
+        return deleted, counts, perms_needed, protected
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        accounts.remove_accounts(actor=request.user, users=[obj])
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet) -> None:
+        accounts.remove_accounts(actor=request.user, users=queryset)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         return super().get_queryset(request).annotate(game_count=Count("games"))

@@ -1,16 +1,28 @@
-"""A removed player (account closed, or deleted by staff) leaves the daily leaderboards, and the
-boards' live watchers are told once the removal commits."""
+"""A removed player (account closed, or deleted by staff in the admin) leaves the daily
+leaderboards, and the boards' live watchers are told once the removal commits."""
 
 from __future__ import annotations
 
-import pytest
-from django.db import transaction
+from typing import Any
 
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import Permission
+from django.db import transaction
+from django.test import Client
+
+from accounts import services as accounts
+from config.api import ApiError
+from config.asgi import application
 from games import daily, selectors, services
 from games.live import leaderboard_group
 from tests.games.helpers import GroupInbox
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+ORIGIN = (b"origin", b"http://testserver")
 
 
 @pytest.fixture
@@ -66,3 +78,114 @@ def test_a_player_without_daily_attempts_announces_nothing(django_user_model, bo
     services.create_game(user=casual, variant_slug="gold-mine", seed=3)
     casual.delete()
     assert board_inbox() == []
+
+
+# -- staff deleting players in the admin ------------------------------------------------------
+
+
+@pytest.fixture
+def boss(django_user_model):
+    return django_user_model.objects.create_superuser("boss", "boss@example.org", "pw")
+
+
+def admin_client(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def delete_in_admin(client: Client, users: list, how: str) -> Any:
+    if how == "one":
+        [user] = users
+        return client.post(f"/admin/auth/user/{user.pk}/delete/", {"post": "yes"})
+    return client.post(
+        "/admin/auth/user/",
+        {"action": "delete_selected", "_selected_action": [u.pk for u in users], "post": "yes"},
+    )
+
+
+@pytest.mark.parametrize("how", ["one", "several"])
+def test_a_live_board_watcher_hears_when_staff_delete_a_player_on_it_in_the_admin(
+    django_user_model, boss, how
+):
+    leaving = django_user_model.objects.create_user("leaving", password="x")
+    also_leaving = django_user_model.objects.create_user("also-leaving", password="x")
+    staying = django_user_model.objects.create_user("staying", password="x")
+    for player in (leaving, also_leaving, staying):
+        attempt(player)
+    removed = [leaving] if how == "one" else [leaving, also_leaving]
+    staff = admin_client(boss)
+    path = f"/ws/leaderboards/daily/{daily.today().isoformat()}/gold-mine/"
+
+    @async_to_sync
+    async def scenario():
+        watcher = WebsocketCommunicator(application, path, headers=[ORIGIN])
+        assert (await watcher.connect(timeout=5))[0]
+        first = await watcher.receive_json_from(timeout=5)
+        assert sorted(entry["user"] for entry in first["results"]) == [
+            "also-leaving", "leaving", "staying"
+        ]  # fmt: skip
+        response = await database_sync_to_async(delete_in_admin)(staff, removed, how)
+        assert response.status_code == 302, response.content[:2000]
+        board = await watcher.receive_json_from(timeout=5)
+        expected = ["also-leaving", "staying"] if how == "one" else ["staying"]
+        assert sorted(entry["user"] for entry in board["results"]) == expected
+        assert board["count"] == len(expected)
+        await watcher.disconnect()
+
+    scenario()
+    assert not django_user_model.objects.filter(pk__in=[u.pk for u in removed]).exists()
+    assert sorted(names_on_todays_board()) == sorted(
+        ["also-leaving", "staying"] if how == "one" else ["staying"]
+    )
+
+
+def test_staff_delete_players_through_the_account_service(django_user_model, boss, monkeypatch):
+    removals = []
+    real = accounts.remove_accounts
+
+    def watched(*, actor, users):
+        removals.append((actor.username, sorted(u.username for u in users)))
+        return real(actor=actor, users=users)
+
+    monkeypatch.setattr(accounts, "remove_accounts", watched)
+    ada = django_user_model.objects.create_user("ada", password="x")
+    bob = django_user_model.objects.create_user("bob", password="x")
+    eve = django_user_model.objects.create_user("eve", password="x")
+    staff = admin_client(boss)
+    assert delete_in_admin(staff, [ada], "one").status_code == 302
+    assert delete_in_admin(staff, [bob, eve], "several").status_code == 302
+    assert removals == [("boss", ["ada"]), ("boss", ["bob", "eve"])]
+    assert list(django_user_model.objects.values_list("username", flat=True)) == ["boss"]
+
+
+def test_staff_remove_other_staff_without_a_password_but_never_themselves(
+    django_user_model, boss
+):
+    colleague = django_user_model.objects.create_user("colleague", password="x", is_staff=True)
+    player = django_user_model.objects.create_user("player", password="x")
+
+    with pytest.raises(ApiError) as refused:
+        accounts.remove_accounts(actor=boss, users=[player, boss])
+    assert refused.value.error_code == "own_account"
+    assert django_user_model.objects.count() == 3  # nothing removed
+
+    staff = admin_client(boss)
+    assert delete_in_admin(staff, [boss], "one").status_code == 403
+    assert delete_in_admin(staff, [player, boss], "several").status_code == 403
+    assert django_user_model.objects.count() == 3
+
+    assert accounts.remove_accounts(actor=boss, users=[colleague, player]) == 2
+    assert list(django_user_model.objects.values_list("username", flat=True)) == ["boss"]
+
+
+def test_staff_without_the_permission_to_delete_users_delete_nobody(django_user_model):
+    clerk = django_user_model.objects.create_user("clerk", password="x", is_staff=True)
+    clerk.user_permissions.add(Permission.objects.get(codename="view_user"))
+    player = django_user_model.objects.create_user("player", password="x")
+    attempt(player)
+    staff = admin_client(clerk)
+    assert delete_in_admin(staff, [player], "one").status_code == 403
+    delete_in_admin(staff, [player], "several")  # the action is not offered to them
+    assert django_user_model.objects.filter(pk=player.pk).exists()
+    assert names_on_todays_board() == ["player"]
