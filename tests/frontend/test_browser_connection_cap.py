@@ -1,0 +1,62 @@
+"""A page refused for too many open connections (close code 4430) says so and does not hammer the
+server with reconnections, in a real browser against a server with a cap of one per account."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.db import connection
+from playwright.sync_api import expect
+
+from tests.frontend.browser_helpers import (
+    create_players,
+    open_game,
+    sign_in,
+    start_game,
+    watch_errors,
+)
+from tests.support.servers import database_url, servers
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def capped_site(browser, transactional_db):
+    env = {
+        "DATABASE_URL": database_url(connection.settings_dict),
+        "DEBUG": "1",
+        "SECRET_KEY": "browser-tests",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DATABASE_POOL_MAX": "6",
+        "CLOSE_DAYS_IN_SERVER": "0",
+        "WEBSOCKET_CONNECTIONS_PER_ACCOUNT": "1",
+    }
+    if os.environ.get("REDIS_URL"):
+        env["REDIS_URL"] = os.environ["REDIS_URL"]
+    connection.close()
+    with servers(1, env) as (url,):
+        yield url
+    connection.close()
+
+
+def test_a_page_over_the_accounts_cap_says_so_and_waits_instead_of_reconnecting(
+    capped_site, new_context, django_user_model
+):
+    create_players(django_user_model, "ada")
+    context = new_context()
+    first = context.new_page()
+    sign_in(first, capped_site, "ada")
+    game_id = start_game(first, "gold-mine", seed=3)
+    open_game(first, capped_site, game_id)  # live: the account's one connection
+
+    second = context.new_page()
+    errors = watch_errors(second)
+    opened: list[str] = []
+    second.on("websocket", lambda ws: opened.append(ws.url))
+    open_game(second, capped_site, game_id, live=False)
+    expect(second.locator("#live")).to_have_text("Too many live pages open")
+    second.wait_for_timeout(4000)  # the usual backoff would have tried 3 times by now
+    assert len(opened) == 1
+    expect(first.locator("#live")).to_have_attribute("data-state", "open")
+    assert errors == []
