@@ -74,6 +74,4 @@ class SignOut:
 def schedule_sign_out(user_id: int, sign_out: SignOut) -> None:
     """After the commit (at once outside a transaction), end the connections ``sign_out``
     names. A failed publish is logged: what ended stays ended for every new request."""
-    transaction.on_commit(
-        lambda: publish(account_group(user_id), sign_out.message()), robust=True
-    )
+    transaction.on_commit(lambda: publish(account_group(user_id), sign_out.message()), robust=True)

@@ -39,8 +39,7 @@ INVALID_CREDENTIALS_MESSAGE = "Unable to sign in with that username and password
 USERNAME_TAKEN_MESSAGE = "A user with that username already exists."
 WRONG_OLD_PASSWORD_MESSAGE = "Your old password was entered incorrectly. Please enter it again."
 RESET_REQUESTED_MESSAGE = (
-    "If an account has this address, an email with a link to choose a new password is on "
-    "its way."
+    "If an account has this address, an email with a link to choose a new password is on its way."
 )
 WRONG_PASSWORD_MESSAGE = "Your password was entered incorrectly. Please enter it again."
 STAFF_ACCOUNT_MESSAGE = (
@@ -212,9 +211,7 @@ def reset_password(*, uid: str, token: str, new_password: str) -> AbstractUser:
     return user
 
 
-def _set_password(
-    user: AbstractUser, new_password: str, keep_session: str | None = None
-) -> None:
+def _set_password(user: AbstractUser, new_password: str, keep_session: str | None = None) -> None:
     try:
         password_validation.validate_password(new_password, user)
     except DjangoValidationError as exc:

@@ -153,9 +153,7 @@ class PatienceConsumer(AsyncJsonWebsocketConsumer):
             await self.signed_out()
 
     async def signed_out(self) -> None:
-        await self.send_json(
-            {"type": "error", "code": "signed_out", "message": SIGNED_OUT_MESSAGE}
-        )
+        await self.send_json({"type": "error", "code": "signed_out", "message": SIGNED_OUT_MESSAGE})
         await self.close(code=NOT_SIGNED_IN)
 
     async def disconnect(self, code: int) -> None:

@@ -103,9 +103,7 @@ def test_a_refused_new_password_leaves_the_link_usable(client: Client, ada: User
     assert confirm(client, link).status_code == 204
 
 
-def test_one_address_gets_a_few_emails_an_hour_whatever_is_asked(
-    client: Client, ada: User
-) -> None:
+def test_one_address_gets_a_few_emails_an_hour_whatever_is_asked(client: Client, ada: User) -> None:
     answers = {ask(client).status_code for _ in range(5)}
     assert answers == {202}
     assert len(mail.outbox) == 3

@@ -83,8 +83,9 @@ def test_a_weak_password_is_reported_with_a_malformed_username_and_email(
 
     error = assert_error(response, 400, "invalid")
     assert set(error["fields"]) == {"username", "email", "password"}
-    assert "This password is too short. It must contain at least 8 characters." in (
-        error["fields"]["password"]
+    assert (
+        "This password is too short. It must contain at least 8 characters."
+        in (error["fields"]["password"])
     )
     assert User.objects.count() == 0
 

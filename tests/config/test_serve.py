@@ -30,9 +30,7 @@ def server_env(**extra: str) -> dict[str, str]:
     return env
 
 
-def start(
-    port: int, workers: int = 2, *options: str, **env: str
-) -> subprocess.Popen[bytes]:
+def start(port: int, workers: int = 2, *options: str, **env: str) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "config.serve", "--port", str(port)]
     command += ["--workers", str(workers), "--log-level", "warning", "--no-access-log", *options]
     return subprocess.Popen(
@@ -46,9 +44,7 @@ def start(
 
 
 @contextmanager
-def running(
-    workers: int = 2, *options: str
-) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+def running(workers: int = 2, *options: str) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
     with reserved_port() as port:
         process = start(port, workers, *options)
         try:

@@ -24,8 +24,9 @@ def test_the_api_reference_renders_every_operation(site, new_context):
 
 
 def test_staff_sign_in_to_the_admin_and_step_through_a_review(site, new_context, django_user_model):
-    django_user_model.objects.create_user("referee", password=PASSWORD, is_staff=True,
-                                          is_superuser=True)
+    django_user_model.objects.create_user(
+        "referee", password=PASSWORD, is_staff=True, is_superuser=True
+    )
     player = django_user_model.objects.create_user("ada", password=PASSWORD)
     game = services.create_game(user=player, variant_slug="gold-mine", seed=4).game
     for _ in range(2):

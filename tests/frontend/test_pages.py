@@ -234,11 +234,14 @@ def test_a_used_expired_or_malformed_reset_link_says_so_at_once_and_alike(
     hopper = django_user_model.objects.create_user("hopper", password="old-passphrase")
     used = reset_link(hopper)
     uid, token = used.split("/")[3:5]
-    assert client.post(
-        "/api/auth/password/reset/confirm/",
-        {"uid": uid, "token": token, "new_password": "a-fresh-passphrase"},
-        content_type="application/json",
-    ).status_code == 204
+    assert (
+        client.post(
+            "/api/auth/password/reset/confirm/",
+            {"uid": uid, "token": token, "new_password": "a-fresh-passphrase"},
+            content_type="application/json",
+        ).status_code
+        == 204
+    )
     closed = django_user_model.objects.create_user("closed", password="old-passphrase")
     closed_link = reset_link(closed)
     closed.is_active = False

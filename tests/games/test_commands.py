@@ -52,9 +52,7 @@ def test_verify_games_catches_an_undo_flag_the_history_does_not_give(played_game
     assert "can_undo" in capsys.readouterr().err
 
 
-def test_verify_games_reports_a_deal_of_an_algorithm_version_it_cannot_deal(
-    played_game, capsys
-):
+def test_verify_games_reports_a_deal_of_an_algorithm_version_it_cannot_deal(played_game, capsys):
     # A database written by a later release (a second deal algorithm) is reported, not
     # replayed from some other deal.
     Deal.objects.filter(pk=played_game.deal_id).update(deal_version=DEAL_VERSION + 1)

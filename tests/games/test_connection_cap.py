@@ -119,9 +119,7 @@ def test_an_account_at_its_cap_is_refused_one_more_connection_until_one_closes(
     scenario()
 
 
-def test_anonymous_watchers_count_by_address_and_a_refusal_is_logged(
-    counters, settings, caplog
-):
+def test_anonymous_watchers_count_by_address_and_a_refusal_is_logged(counters, settings, caplog):
     settings.WEBSOCKET_CONNECTIONS_PER_ADDRESS = 2
     caplog.set_level(logging.WARNING, logger="patience.websockets")
 

@@ -159,9 +159,7 @@ def test_staff_delete_players_through_the_account_service(django_user_model, bos
     assert list(django_user_model.objects.values_list("username", flat=True)) == ["boss"]
 
 
-def test_staff_remove_other_staff_without_a_password_but_never_themselves(
-    django_user_model, boss
-):
+def test_staff_remove_other_staff_without_a_password_but_never_themselves(django_user_model, boss):
     colleague = django_user_model.objects.create_user("colleague", password="x", is_staff=True)
     player = django_user_model.objects.create_user("player", password="x")
 
