@@ -168,3 +168,22 @@ def test_a_future_days_board_says_when_it_opens_and_a_past_days_that_it_is_final
             expect(page.locator("#day-notice")).to_have_text(words)
             expect(page.locator("#day-notice")).to_have_count(1)
         page.unroute(url)
+
+
+def test_a_board_whose_socket_the_server_ends_for_good_says_so_instead_of_reconnecting(site, page):
+    errors = watch_errors(page)
+    opened: list[str] = []
+
+    def flooded(ws) -> None:  # stands in for the server closing a flooding socket (4429)
+        opened.append(ws.url)
+        ws.close(code=4429, reason="")
+
+    page.route_web_socket(re.compile(r"/ws/leaderboards/daily/"), flooded)
+    page.goto(f"{site}/daily/")
+    page.locator("a", has_text="Live leaderboard").first.click()
+    live = page.locator("#live-status")
+    expect(live).to_have_text("Live updates stopped: reload the page.")
+    page.wait_for_timeout(3000)  # the usual backoff would have tried twice by now
+    expect(live).to_have_text("Live updates stopped: reload the page.")
+    assert len(opened) == 1
+    assert errors == []

@@ -553,3 +553,27 @@ def test_a_hint_names_its_piles_as_a_sentence_does(site, page, slug, seed, words
     page.keyboard.press("h")
     expect(page.locator("#message")).to_have_text(words)
     expect(pile(page, suggested["to"])).to_have_class(re.compile(r"\bhinted-target\b"))
+
+
+@pytest.mark.parametrize(
+    ("code", "says"),
+    [(4429, "Live updates stopped: reload the page"), (4404, "This game is gone")],
+)
+def test_a_socket_the_server_ends_for_good_says_why_instead_of_reconnecting(site, page, code, says):
+    """The server's final close codes are not followed by reconnections, so the indicator must
+    not promise one ("Reconnecting…")."""
+    errors = watch_errors(page)
+    game_id = start_game(page, "gold-mine", 3)
+    opened: list[str] = []
+
+    def refuse(ws) -> None:  # stands in for the server closing this page's socket
+        opened.append(ws.url)
+        ws.close(code=code, reason="")
+
+    page.route_web_socket(re.compile(r"/ws/games/"), refuse)
+    open_game(page, site, game_id, live=False)
+    expect(page.locator("#live")).to_have_text(says)
+    page.wait_for_timeout(3000)  # the usual backoff would have tried twice by now
+    expect(page.locator("#live")).to_have_text(says)
+    assert len(opened) == 1
+    assert errors == []

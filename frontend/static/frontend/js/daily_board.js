@@ -9,8 +9,11 @@ import { challengeActions } from "./daily_actions.js";
 import { attemptResult, dayName, duration, durationWords, el, errorText, playerLink, say } from "./ui.js";
 
 // What the live indicator says when the board's websocket closes with the server's code.
+// After 4401-4429 the socket does not reconnect (api.js), so none of them says "Reconnecting…".
 const CLOSED_SAYS = {
+  4403: "Live updates refused: reload the page.",
   4404: "This leaderboard does not exist.",
+  4429: "Live updates stopped: reload the page.",
   4430: "Too many live pages open: this one tries again in a minute.",
 };
 

@@ -22,7 +22,14 @@ let signedOut = null; // the server's message once this page's sign-in has ended
 
 const HINT_SHOWN_MS = 4000;
 // What the live indicator says when the game's websocket closes with the server's code.
-const CLOSED_SAYS = { 4401: "Signed out", 4430: "Too many live pages open" };
+// After 4401-4429 the socket does not reconnect (api.js), so none of them says "Reconnecting…".
+const CLOSED_SAYS = {
+  4401: "Signed out",
+  4403: "Live updates refused: reload the page",
+  4404: "This game is gone",
+  4429: "Live updates stopped: reload the page",
+  4430: "Too many live pages open",
+};
 
 const OUTCOMES = { won: "You won", lost: "No moves left", resigned: "Resigned", closed: "Day closed" };
 const NOTES = {
