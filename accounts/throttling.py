@@ -29,6 +29,7 @@ from django.http import HttpRequest
 from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
+from rest_framework.throttling import ScopedRateThrottle
 
 DEFAULT_USERNAME_LIMIT = 5  # per username and client IP
 DEFAULT_ACCOUNT_LIMIT = 50  # per username, all addresses together
@@ -84,6 +85,23 @@ def client_ip(request: Request | HttpRequest) -> str:
         return remote_addr
     addresses = [address.strip() for address in forwarded.split(",")]
     return addresses[-min(num_proxies, len(addresses))]
+
+
+class ClientAddressThrottle(ScopedRateThrottle):
+    """DRF's scoped rate throttle (the view's ``throttle_scope``), counted per ``client_ip``.
+
+    DRF's own counts per X-Forwarded-For whenever a request carries one and NUM_PROXIES is
+    unset, so a client sending a new made-up address each time was never throttled.
+    """
+
+    def get_ident(self, request: Request) -> str:
+        return client_ip(request)
+
+
+class TooManySignUps(Throttled):
+    default_detail = "Too many accounts have been created from this address."
+    extra_detail_singular = "Try again in {wait} second."
+    extra_detail_plural = "Try again in {wait} seconds."
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,6 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts import services
@@ -44,7 +43,7 @@ from accounts.serializers import (
     TokenSerializer,
     UserSerializer,
 )
-from accounts.throttling import client_ip
+from accounts.throttling import ClientAddressThrottle, TooManySignUps, client_ip
 from config.api import ApiErrorSerializer
 
 if TYPE_CHECKING:
@@ -82,12 +81,21 @@ class CsrfView(APIView):
 
 class RegisterView(APIView):
     permission_classes = [AllowAny]
+    throttle_classes = [ClientAddressThrottle]
+    throttle_scope = "register"
+
+    def throttled(self, request: Request, wait: float | None) -> None:
+        raise TooManySignUps(wait)
 
     @extend_schema(
         tags=TAGS,
         summary="Create an account and sign in",
         request=RegisterSerializer,
-        responses={201: UserSerializer, 400: INVALID},
+        responses={
+            201: UserSerializer,
+            400: INVALID,
+            429: _error('"throttled": too many sign-ups from this address; see Retry-After.'),
+        },
     )
     def post(self, request: Request) -> Response:
         serializer = RegisterSerializer(data=request.data)
@@ -248,7 +256,7 @@ class PasswordChangeView(APIView):
 
 class PasswordResetView(APIView):
     permission_classes = [AllowAny]
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [ClientAddressThrottle]
     throttle_scope = "password_reset"
 
     @extend_schema(

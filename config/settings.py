@@ -256,6 +256,10 @@ SEEDS_DIR = BASE_DIR / "seeds"
 
 # -- the API ---------------------------------------------------------------------------------
 
+# Accounts created from one client address in an hour: room for a class or an office signing
+# up together behind one address, not for a script filling the site with accounts. 0: no limit.
+SIGN_UPS_PER_ADDRESS_PER_HOUR = env_number("SIGN_UPS_PER_ADDRESS_PER_HOUR", 30)
+
 REST_FRAMEWORK = {
     # Token first: an unauthenticated request gets 401 with a WWW-Authenticate header.
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -271,7 +275,12 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 20,
     "EXCEPTION_HANDLER": "config.api.exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"password_reset": "10/hour"},
+    "DEFAULT_THROTTLE_RATES": {
+        "password_reset": "10/hour",
+        "register": (
+            f"{SIGN_UPS_PER_ADDRESS_PER_HOUR}/hour" if SIGN_UPS_PER_ADDRESS_PER_HOUR else None
+        ),
+    },
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
 

@@ -116,6 +116,18 @@ def test_one_client_may_ask_ten_times_an_hour(client: Client, ada: User) -> None
     assert not mail.outbox
 
 
+def test_a_made_up_forwarded_address_does_not_dodge_the_request_limit(
+    client: Client, ada: User
+) -> None:
+    for n in range(10):
+        assert (
+            ask(client, f"someone{n}@example.com", HTTP_X_FORWARDED_FOR=f"10.0.0.{n}").status_code
+            == 202
+        )
+    assert_error(ask(client, HTTP_X_FORWARDED_FOR="10.9.9.9"), 429, "throttled")
+    assert not mail.outbox
+
+
 def test_an_account_without_an_address_sets_one_and_can_then_be_recovered(
     client: Client, django_user_model: type[User]
 ) -> None:

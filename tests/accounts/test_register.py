@@ -119,3 +119,29 @@ def test_database_refuses_a_username_differing_only_in_case(ada: User) -> None:
     """The unique index backs the service's check against concurrent registrations."""
     with pytest.raises(IntegrityError), transaction.atomic():
         User.objects.create_user(username="Ada", password=PASSWORD)
+
+
+def sign_up(name: str, address: str, **extra: str) -> object:
+    """A sign-up from a new browser at ``address``."""
+    body = {"username": name, "password": PASSWORD}
+    return post(Client(), "register", body, REMOTE_ADDR=address, **extra)
+
+
+def test_one_address_may_sign_up_thirty_times_an_hour_and_others_are_not_held_back() -> None:
+    for n in range(30):
+        assert sign_up(f"player{n}", "203.0.113.5").status_code == 201
+    error = assert_error(sign_up("one-too-many", "203.0.113.5"), 429, "throttled")
+    assert error["message"].startswith("Too many accounts have been created from this address.")
+    assert "Try again in" in error["message"]
+    assert not User.objects.filter(username="one-too-many").exists()
+    assert sign_up("elsewhere", "198.51.100.7").status_code == 201
+
+
+def test_a_made_up_forwarded_address_does_not_dodge_the_sign_up_limit() -> None:
+    for n in range(30):
+        assert (
+            sign_up(f"player{n}", "203.0.113.5", HTTP_X_FORWARDED_FOR=f"10.0.0.{n}").status_code
+            == 201
+        )
+    refused = sign_up("one-too-many", "203.0.113.5", HTTP_X_FORWARDED_FOR="10.9.9.9")
+    assert_error(refused, 429, "throttled")
