@@ -345,8 +345,11 @@ def test_the_board_is_one_tab_stop_and_the_arrows_move_within_it(site, page):
     assert piles[0] == "foundation:0" and piles[-1] == "tableau:7", piles
     assert tab_stops(page) == ["foundation:0"]  # one stop: the first pile, until one is chosen
 
-    rules = page.locator("#rules-link")  # the last control before the board
-    rules.focus()
+    def last_control():
+        """The last control before the board: Rules, or Finish after it when shown."""
+        return page.locator(".play-actions > :not([hidden])").last
+
+    last_control().focus()
     page.keyboard.press("Tab")
     assert focused_pile(page) == "foundation:0"
     page.keyboard.press("Tab")  # and out again
@@ -368,7 +371,7 @@ def test_the_board_is_one_tab_stop_and_the_arrows_move_within_it(site, page):
     assert focused_pile(page) == "foundation:0"
     navigate_to(page, "tableau:2")
 
-    rules.focus()
+    last_control().focus()
     page.keyboard.press("Tab")  # back to the pile last focused
     assert focused_pile(page) == "tableau:2"
     assert tab_stops(page) == ["tableau:2"]
@@ -388,7 +391,7 @@ def test_the_board_is_one_tab_stop_and_the_arrows_move_within_it(site, page):
     page.locator("#undo").click()
     expect_move_number(page, 2)
     assert tab_stops(page) == ["tableau:7"]
-    rules.focus()
+    last_control().focus()
     page.keyboard.press("Tab")
     assert focused_pile(page) == "tableau:7"
     assert errors == []
@@ -492,6 +495,10 @@ def test_keys_that_cannot_apply_say_why_and_send_nothing(site, page):
     open_game(page, site, start_game(page, "gold-mine", 3))
     page.keyboard.press("u")
     expect(message).to_have_text("No move to take back yet.")
+    # Before the first deal no card can go to a foundation: F (Finish) sends nothing.
+    expect(page.locator("#finish")).to_be_hidden()
+    page.keyboard.press("f")
+    expect(message).to_have_text("No card can go to a foundation now.")
     # A deal showed hidden cards: it cannot be taken back.
     assert sent == []
     tap_move(page, DEAL)
@@ -515,6 +522,7 @@ def test_keys_that_cannot_apply_say_why_and_send_nothing(site, page):
         ("u", "This game is over: you resigned. No move can be taken back."),
         ("h", "This game is over: you resigned. No more hints."),
         ("d", "This game is over: you resigned."),
+        ("f", "This game is over: you resigned."),
     ):
         page.keyboard.press(key)
         expect(message).to_have_text(words)

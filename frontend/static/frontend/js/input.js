@@ -41,7 +41,7 @@ export function keepFocus(board, draw) {
 
 /**
  * Wire input to `board`. `actions`: game() → the game shown; move(move), deal(), undo(), hint()
- * send to the server; say(text) shows a message; announce(text) tells screen readers what happened.
+ * send to the server, finish() sends cards to the foundations (or stops doing so); say(text) shows a message; announce(text) tells screen readers what happened.
  * Returns {reset()}: drop any selection or drag (after a redraw: the piles are new).
  */
 export function attachInput(board, actions) {
@@ -326,6 +326,10 @@ export function attachInput(board, actions) {
       event.preventDefault();
       cancel();
       actions.undo();
+    } else if (event.key === "f" || event.key === "F") {
+      event.preventDefault();
+      cancel();
+      actions.finish?.();
     }
   });
 

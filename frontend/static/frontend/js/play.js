@@ -19,8 +19,12 @@ let queue = Promise.resolve(); // actions run one after another, each naming the
 let resultShownFor = null;
 let hintTimer = null;
 let signedOut = null; // the server's message once this page's sign-in has ended elsewhere
+let finishing = null; // {sent, stopped, wake, notes} while Finish sends cards home one by one
 
 const HINT_SHOWN_MS = 4000;
+// Finish waits this long after each answer before the next move: the player sees each card go
+// home, and the moves are never a "burst" to fair play (FAIR_PLAY_BURST_MS, 150 ms).
+const FINISH_STEP_MS = 220;
 // What the live indicator says when the game's websocket closes with the server's code.
 // After 4401-4429 the socket does not reconnect (api.js), so none of them says "Reconnecting…".
 const CLOSED_SAYS = {
@@ -117,6 +121,7 @@ function showControls() {
   $("undo").title = game.can_undo || over ? "" : undoRefusal();
   $("resign").disabled = over;
   $("show-result").hidden = !over;
+  showFinish();
   tick();
 }
 
@@ -156,8 +161,10 @@ function show(next, { force = false } = {}) {
   }
 }
 
+const noteText = (events) => (events ?? []).map((e) => NOTES[e.type]?.(e)).filter(Boolean).join(" ");
+
 function notes(events) {
-  const text = (events ?? []).map((e) => NOTES[e.type]?.(e)).filter(Boolean).join(" ");
+  const text = noteText(events);
   if (text) say(text, "info");
 }
 
@@ -228,24 +235,34 @@ function hintRefusal() {
 }
 
 /** Send an action about the version shown, after those before it; `refusal()` says why it
- * cannot apply to that version (checked when its turn comes), and then nothing is sent. */
-function act(path, body, refusal = notOver) {
+ * cannot apply to that version (checked when its turn comes), and then nothing is sent.
+ * `body` may be a function of the game shown when its turn comes, giving null to send nothing.
+ * `quiet`: leave #message, its notes and #announce to the caller (Finish). Resolves to true when
+ * the server accepted the action, false when it was refused or not sent for a reason #message
+ * now gives, null when `body` gave nothing to send. */
+function act(path, body, refusal = notOver, { quiet = false } = {}) {
   queue = queue.then(async () => {
-    if (!game || whenSignedOut()) return;
+    if (!game || whenSignedOut()) return false;
     const before = game;
     const why = refusal();
     if (why) {
       show(game, { force: true }); // put back a card picked up
-      return say(why);
+      say(why);
+      return false;
     }
+    const fields = typeof body === "function" ? body(game) : body;
+    if (!fields) return null;
     try {
-      const next = await api("POST", path, { ...body, expected_move_number: game.move_number }, { idempotent: true });
-      say("", "info");
+      const next = await api("POST", path, { ...fields, expected_move_number: game.move_number }, { idempotent: true });
+      if (!quiet) say("", "info");
       show(next);
+      if (quiet) return true;
       notes(next.events);
-      if (body.move) announce(moveSummary(body.move, before, next));
+      if (fields.move) announce(moveSummary(fields.move, before, next));
+      return true;
     } catch (error) {
       await refused(error);
+      return false;
     }
   });
   return queue;
@@ -307,12 +324,112 @@ function askHint() {
 const playMove = (move) => act(`/api/games/${gameId}/moves/`, { move });
 const undo = () => act(`/api/games/${gameId}/undo/`, {}, undoRefusal);
 
+// -- Finish: the cards that can go home, one move at a time ------------------------------------
+
+const isFoundation = (id) => typeof id === "string" && id.startsWith("foundation:");
+/** The legal moves that put one more card on a foundation (Grandfather's Clock's dial piles
+ * are foundations too), from the game's legal_moves: which cards may go is the engine's say. */
+const homeMoves = (shown) =>
+  (shown?.legal_moves ?? []).filter((m) => m.type === "move" && isFoundation(m.to) && !isFoundation(m.from));
+
+const cardsWord = (n) => `${n} ${n === 1 ? "card" : "cards"}`;
+
+/** The Finish button: shown while a card can go home in a game in play, "Stop" while running.
+ * While the game is in play its place in the bar is kept when hidden (site.css .keep-room), so
+ * the board never moves for it. */
+function showFinish() {
+  const button = $("finish");
+  const running = Boolean(finishing);
+  const hide = !running && (!game || game.status !== "playing" || !homeMoves(game).length);
+  if (hide && document.activeElement === button) board.querySelector('.pile[tabindex="0"]')?.focus();
+  button.hidden = hide;
+  button.classList.toggle("keep-room", game?.status === "playing"); // gone once the game is over
+  button.textContent = running ? "Stop" : "Finish";
+  button.title = running ? "Stop sending cards to the foundations (F)" : "Send the cards that can go to the foundations (F)";
+}
+
+function stopFinishing() {
+  if (!finishing || finishing.stopped) return;
+  finishing.stopped = true;
+  finishing.wake?.();
+}
+
+/** Wait `ms`, or less if the run is stopped meanwhile. */
+function pause(run, ms) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    run.wake = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+}
+
+/** Send cards to the foundations for the player: a legal foundation move, its answer drawn, a
+ * pause, and again, until none is left, the game ends, the server refuses, or the player does
+ * anything else (stopFinishing). Deals are never made. Again while running: stop. */
+async function finish() {
+  if (finishing) return stopFinishing();
+  await queue; // the version the player sees once what they sent before is answered
+  if (!game || finishing || whenSignedOut()) return;
+  if (game.status !== "playing") return say(overWords());
+  if (!homeMoves(game).length) return say("No card can go to a foundation now.", "info");
+  const run = { sent: 0, stopped: false, wake: null, notes: [], refused: false };
+  finishing = run;
+  showFinish();
+  say("Sending cards to the foundations. Any key or click stops.", "info");
+  // The move is chosen when its turn in the queue comes, from the version shown then (a newer
+  // one from the websocket, when another tab moved meanwhile).
+  const pick = (shown) => {
+    const move = shown.status === "playing" ? homeMoves(shown)[0] : null;
+    return move ? { move } : null;
+  };
+  while (!run.stopped) {
+    const accepted = await act(`/api/games/${gameId}/moves/`, pick, () => null, { quiet: true });
+    if (!accepted) {
+      run.refused = accepted === false; // #message gives the server's reason then
+      break;
+    }
+    run.sent += 1;
+    const note = noteText(game.events);
+    if (note) run.notes.push(note);
+    if (game.status !== "playing" || run.stopped) break;
+    await pause(run, FINISH_STEP_MS);
+  }
+  finishing = null;
+  showFinish();
+  const sent = run.sent ? `Sent ${cardsWord(run.sent)} to the foundations.` : "No card went to the foundations.";
+  if (run.refused) announce(`Stopped. ${sent}`); // #message keeps the server's reason
+  else say([...run.notes, run.stopped ? `Stopped. ${sent}` : sent].join(" "), "info");
+}
+
+// Anything else the player does stops Finish at once: a press anywhere, any key (but F and the
+// button's own Enter or Space, which stop it themselves).
+document.addEventListener(
+  "pointerdown",
+  (event) => {
+    if (!event.target.closest?.("#finish")) stopFinishing();
+  },
+  true,
+);
+document.addEventListener(
+  "keydown",
+  (event) => {
+    const plain = !event.altKey && !event.ctrlKey && !event.metaKey;
+    if (plain && (event.key === "f" || event.key === "F")) return;
+    if (event.target.closest?.("#finish") && (event.key === "Enter" || event.key === " ")) return;
+    stopFinishing();
+  },
+  true,
+);
+
 const input = attachInput(board, {
   game: () => game,
   move: playMove,
   deal: () => playMove({ type: "deal" }),
   undo,
   hint: askHint,
+  finish,
   say,
   announce,
 });
@@ -330,6 +447,7 @@ async function newGame(button) {
 }
 
 $("hint").addEventListener("click", askHint);
+$("finish").addEventListener("click", finish);
 $("undo").addEventListener("click", undo);
 $("resign").addEventListener("click", () => $("resign-dialog").showModal());
 $("resign-dialog").addEventListener("close", () => {
