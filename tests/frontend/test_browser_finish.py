@@ -1,0 +1,290 @@
+"""Finish on the play page: the cards that can go to the foundations go there one move at a
+time, each through the API, until none is left, the game is won, or the player does anything
+else. Positions come from the engine (seeds, and winning lines played through the API first)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+from playwright.sync_api import Page, expect
+
+from tests.frontend.browser_helpers import (
+    Line,
+    call_api,
+    cards,
+    expect_move_number,
+    open_game,
+    release_connection,
+    snapshot,
+    start_game,
+    tops,
+    watch_errors,
+)
+from tests.frontend.conftest import screenshot
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WINNING_LINES = Path(__file__).resolve().parents[1] / "rules" / "winning_lines.json"
+
+
+def home_moves(line: Line) -> list[dict[str, Any]]:
+    """The legal moves that put a card on a foundation, in legal_moves' order."""
+    return [
+        move
+        for move in line.legal()
+        if move["type"] == "move"
+        and move["to"].startswith("foundation:")
+        and not move["from"].startswith("foundation:")
+    ]
+
+
+def finishing_moves(line: Line) -> list[dict[str, Any]]:
+    """What Finish plays from here (the first foundation move each time, until none is left
+    or the game is over), played on ``line`` too."""
+    played = []
+    while line.variant.status(line.state) == "playing" and home_moves(line):
+        move = home_moves(line)[0]
+        line.play(move)
+        played.append(move)
+    return played
+
+
+def home_counts(page: Page) -> dict[str, int]:
+    """How many cards each foundation holds, as the board draws it (data-count)."""
+    return {
+        pile_id: int(entry["count"])
+        for pile_id, entry in snapshot(page).items()
+        if pile_id.startswith("foundation:")
+    }
+
+
+def engine_home_counts(line: Line) -> dict[str, int]:
+    piles = line.view()["piles"]
+    return {
+        pile_id: len(piles[pile_id]["cards"])
+        for pile_id in piles
+        if pile_id.startswith("foundation:")
+    }
+
+
+def history(page: Page, game_id: int) -> list[dict[str, Any]]:
+    answer = call_api(page, "GET", f"/api/games/{game_id}/moves/")
+    assert answer["status"] == 200, answer
+    return answer["body"]
+
+
+def gaps_ms(entries: list[dict[str, Any]]) -> list[float]:
+    """The time between each history entry and the one before, as the server received them."""
+    from django.utils.dateparse import parse_datetime
+
+    times = [parse_datetime(entry["received_at"]) for entry in entries]
+    return [(b - a).total_seconds() * 1000 for a, b in itertools.pairwise(times)]
+
+
+def played_through_api(page: Page, game_id: int, moves: list[dict[str, Any]]) -> None:
+    for number, move in enumerate(moves):
+        answer = call_api(
+            page,
+            "POST",
+            f"/api/games/{game_id}/moves/",
+            {"move": move, "expected_move_number": number},
+        )
+        assert answer["status"] == 201, answer
+
+
+def test_finish_sends_each_card_home_one_move_at_a_time(site, page):
+    """Grandfather's Clock, deal 7: seven cards can go to the dial one after another."""
+    errors = watch_errors(page)
+    line = Line("grandfathers-clock", 7)
+    expected = finishing_moves(line)
+    assert len(expected) == 7 and line.variant.status(line.state) == "playing"
+    game_id = start_game(page, "grandfathers-clock", 7)
+    open_game(page, site, game_id)
+    before = home_counts(page)
+    finish = page.locator("#finish")
+    expect(finish).to_be_visible()
+    expect(finish).to_have_text("Finish")
+
+    finish.click()
+    expect(finish).to_have_text("Stop")  # while it runs
+    # #message (a live region) says it started, and then what it did.
+    expect(page.locator("#message")).to_have_text(
+        "Sending cards to the foundations. Any key or click stops."
+    )
+    expect_move_number(page, len(expected))
+    expect(page.locator("#message")).to_have_text("Sent 7 cards to the foundations.")
+    expect(page.locator("#message")).to_have_attribute("data-kind", "info")
+    expect(finish).to_be_hidden()  # no foundation move left
+    page.wait_for_timeout(500)  # room for one more move, were one sent
+    expect_move_number(page, len(expected))
+    expect(page.locator("#move-count")).to_have_text("7")
+    # Every one of those cards is home: seven more on the dial, each pile as the engine has it.
+    assert tops(page) == line.tops()
+    assert home_counts(page) == engine_home_counts(line)
+    assert sum(home_counts(page).values()) == sum(before.values()) + 7
+
+    entries = history(page, game_id)
+    assert [entry["move"] for entry in entries] == expected
+    # Paced like a person: never two moves under the fair-play burst limit apart.
+    assert min(gaps_ms(entries)) >= settings.FAIR_PLAY_BURST_MS, gaps_ms(entries)
+    expect(page.locator("#board")).to_have_attribute("data-status", "playing")
+    screenshot(page, "grandfathers-clock-finished")
+    assert errors == []
+
+
+@pytest.mark.parametrize(("slug", "how"), [("gold-mine", "button"), ("grandfathers-clock", "key")])
+def test_finish_plays_the_last_cards_home_and_the_game_is_won(site, page, slug, how):
+    """A winning line played through the API up to where only foundation moves are left
+    (Gold Mine after its last deal, Grandfather's Clock with eleven cards to go): Finish (the
+    button, or F) wins the game."""
+    errors = watch_errors(page)
+    winning = json.loads(WINNING_LINES.read_text())[slug]
+    seed, moves = winning["seed"], winning["moves"]
+    prefix = {"gold-mine": 102, "grandfathers-clock": 30}[slug]
+    line = Line(slug, seed)
+    for move in moves[:prefix]:
+        line.play(move)
+    expected = finishing_moves(line)
+    assert line.variant.status(line.state) == "won" and len(expected) == len(moves) - prefix
+    game_id = start_game(page, slug, seed)
+    played_through_api(page, game_id, moves[:prefix])
+    open_game(page, site, game_id)
+    expect_move_number(page, prefix)
+
+    if how == "key":
+        page.keyboard.press("f")
+    else:
+        page.locator("#finish").click()
+    result = page.locator("dialog#result")
+    expect(result).to_be_visible()
+    expect(result.locator(".outcome")).to_have_text("You won")
+    expect_move_number(page, len(moves))
+    expect(page.locator("#board")).to_have_attribute("data-status", "won")
+    expect(page.locator("#finish")).to_be_hidden()
+    assert tops(page) == line.tops()
+    assert [entry["move"] for entry in history(page, game_id)][prefix:] == expected
+    screenshot(page, f"{slug}-won-by-finish")
+    assert errors == []
+
+
+def test_a_click_stops_finish_midway_and_a_key_does_too(site, page):
+    """Grandfather's Clock, deal 2: twenty cards could go home in a row; the player's click
+    stops Finish where it is, and after a second start, so does a key."""
+    errors = watch_errors(page)
+    line = Line("grandfathers-clock", 2)
+    expected = finishing_moves(line)
+    assert len(expected) == 20
+    game_id = start_game(page, "grandfathers-clock", 2)
+    open_game(page, site, game_id)
+    board = page.locator("#board")
+    message = page.locator("#message")
+
+    page.locator("#finish").click()
+    page.wait_for_function(
+        "() => Number(document.querySelector('#board').dataset.moveNumber) >= 3", timeout=10_000
+    )
+    cards(page, "tableau:7").last.click()  # the player picks up a card
+    expect(message).to_have_text(re.compile(r"^Stopped\. Sent \d+ cards to the foundations\.$"))
+    stopped_at = int(board.get_attribute("data-move-number"))
+    page.wait_for_timeout(700)  # three steps' time: nothing more is sent
+    expect_move_number(page, stopped_at)
+    assert 3 <= stopped_at < len(expected)
+    assert message.text_content() == f"Stopped. Sent {stopped_at} cards to the foundations."
+    expect(page.locator("#finish")).to_have_text("Finish")
+    history_moves = [entry["move"] for entry in history(page, game_id)]
+    assert history_moves == expected[:stopped_at]
+
+    page.keyboard.press("Escape")  # put the card back
+    page.keyboard.press("f")  # and again, from where it stopped
+    page.wait_for_function(
+        "(n) => Number(document.querySelector('#board').dataset.moveNumber) >= n",
+        arg=stopped_at + 2,
+        timeout=10_000,
+    )
+    page.keyboard.press("ArrowRight")
+    expect(message).to_have_text(re.compile(r"^Stopped\. Sent \d+ cards? to"))
+    again = int(board.get_attribute("data-move-number"))
+    page.wait_for_timeout(700)
+    expect_move_number(page, again)
+    assert again < len(expected)
+    assert message.text_content() == (
+        f"Stopped. Sent {again - stopped_at} {'card' if again - stopped_at == 1 else 'cards'}"
+        " to the foundations."
+    )
+    assert [entry["move"] for entry in history(page, game_id)] == expected[:again]
+    assert errors == []
+
+
+def test_finish_works_in_a_ranked_attempt_and_is_no_burst_to_fair_play(site, page):
+    """Today's Grandfather's Clock challenge set to deal 2: Finish sends twenty cards home in
+    the ranked attempt, each an ordinary move, spaced so that fair play finds nothing."""
+    from games import daily
+    from games.models import DailyChallenge, Deal, Game
+    from games.rules import DEAL_VERSION
+    from games.selectors import fair_play_findings
+
+    today = daily.today()
+    deal, _ = Deal.objects.get_or_create(
+        variant="grandfathers-clock", seed=2, deal_version=DEAL_VERSION
+    )
+    DailyChallenge.objects.create(date=today, variant="grandfathers-clock", deal=deal)
+    release_connection()
+    errors = watch_errors(page)
+    line = Line("grandfathers-clock", 2)
+    expected = finishing_moves(line)
+    assert len(expected) > settings.FAIR_PLAY_BURST_MOVES
+
+    answer = call_api(page, "POST", f"/api/daily/{today}/grandfathers-clock/attempt/")
+    assert answer["status"] == 201, answer
+    game_id = answer["body"]["id"]
+    open_game(page, site, game_id)
+    expect(page.locator("#badges .badge.ranked")).to_be_visible()
+    page.locator("#finish").click()
+    expect_move_number(page, len(expected))
+    expect(page.locator("#message")).to_have_text("Sent 20 cards to the foundations.")
+    assert tops(page) == line.tops()
+
+    entries = history(page, game_id)
+    assert [entry["move"] for entry in entries] == expected
+    assert min(gaps_ms(entries)) >= settings.FAIR_PLAY_BURST_MS, gaps_ms(entries)
+    findings = fair_play_findings(Game.objects.get(pk=game_id))
+    release_connection()
+    assert findings == []
+    assert errors == []
+
+
+def test_a_refused_move_stops_finish_with_the_servers_message(site, page):
+    """The third move Finish sends names an old version (as when another tab moved first): the
+    server refuses it, the page says why and shows the latest game, and nothing more is sent."""
+    line = Line("grandfathers-clock", 7)
+    expected = finishing_moves(line)
+    game_id = start_game(page, "grandfathers-clock", 7)
+    open_game(page, site, game_id)
+    sent: list[int] = []
+
+    def stale_third(route) -> None:
+        if route.request.method != "POST":
+            return route.continue_()
+        body = json.loads(route.request.post_data)
+        sent.append(body["expected_move_number"])
+        if len(sent) == 3:
+            body["expected_move_number"] -= 1
+        route.continue_(post_data=json.dumps(body))
+
+    page.route(re.compile(rf"/api/games/{game_id}/moves/$"), stale_third)
+    page.locator("#finish").click()
+    message = page.locator("#message")
+    expect(message).to_have_attribute("data-kind", "error")
+    expect(message).to_contain_text("The board now shows the latest position.")
+    expect(page.locator("#announce")).to_have_text("Stopped. Sent 2 cards to the foundations.")
+    page.wait_for_timeout(700)  # three steps' time: nothing more is sent
+    assert sent == [0, 1, 2]
+    expect_move_number(page, 2)
+    assert [entry["move"] for entry in history(page, game_id)] == expected[:2]
+    expect(page.locator("#finish")).to_have_text("Finish")
