@@ -288,3 +288,14 @@ def test_a_refused_move_stops_finish_with_the_servers_message(site, page):
     expect_move_number(page, 2)
     assert [entry["move"] for entry in history(page, game_id)] == expected[:2]
     expect(page.locator("#finish")).to_have_text("Finish")
+
+
+def test_a_game_with_no_foundation_keeps_no_room_for_finish(site, page):
+    open_game(page, site, start_game(page, "grounds-for-divorce", 1))
+    finish = page.locator("#finish")
+    expect(finish).to_be_hidden()
+    assert finish.bounding_box() is None  # no empty place left in the bar for it
+
+    open_game(page, site, start_game(page, "gold-mine", 1))  # no card can go home yet
+    expect(finish).to_be_hidden()
+    assert finish.bounding_box() is not None  # its place is kept: the board will not move

@@ -343,7 +343,10 @@ function showFinish() {
   const hide = !running && (!game || game.status !== "playing" || !homeMoves(game).length);
   if (hide && document.activeElement === button) board.querySelector('.pile[tabindex="0"]')?.focus();
   button.hidden = hide;
-  button.classList.toggle("keep-room", game?.status === "playing"); // gone once the game is over
+  // Gone once the game is over, and never kept in a game with no foundation (Grounds for
+  // Divorce), where it never shows.
+  const hasFoundations = (variant?.piles ?? []).some((pile) => isFoundation(pile.id));
+  button.classList.toggle("keep-room", game?.status === "playing" && hasFoundations);
   button.textContent = running ? "Stop" : "Finish";
   button.title = running ? "Stop sending cards to the foundations (F)" : "Send the cards that can go to the foundations (F)";
 }
