@@ -78,9 +78,14 @@ class PlayerAdmin(UserAdmin):
         # own: Django's check that staff may delete each of those made removing any player who
         # had played refused. Removing the player removes them, as closing an account does;
         # the permission to delete the player is the one that counts.
+        # The confirmation page names the players only (the summary counts the rest): what goes
+        # with them, listed, named each API token and session by its key, which signs in as
+        # the player (why tokens are kept out of the admin, accounts/admin.py), and ran to a
+        # line per move of every game.
         deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
         perms_needed = {name for name in perms_needed if name == self.opts.verbose_name}
-        return deleted, counts, perms_needed, protected
+        players = [item for item in deleted if not isinstance(item, list)]
+        return players, counts, perms_needed, protected
 
     def delete_model(self, request: HttpRequest, obj: Any) -> None:
         accounts.remove_accounts(actor=request.user, users=[obj])

@@ -187,3 +187,27 @@ def test_staff_without_the_permission_to_delete_users_delete_nobody(django_user_
     delete_in_admin(staff, [player], "several")  # the action is not offered to them
     assert django_user_model.objects.filter(pk=player.pk).exists()
     assert names_on_todays_board() == ["player"]
+
+
+@pytest.mark.parametrize("how", ["one", "several"])
+def test_the_deletion_page_shows_no_player_s_token_or_session_key(django_user_model, boss, how):
+    from rest_framework.authtoken.models import Token
+
+    player = django_user_model.objects.create_user("player", password="x")
+    attempt(player)
+    key = Token.objects.create(user=player).key
+    signed_in = Client()
+    signed_in.force_login(player)
+    session_key = signed_in.session.session_key
+    staff = admin_client(boss)
+    if how == "one":
+        page = staff.get(f"/admin/auth/user/{player.pk}/delete/")
+    else:
+        page = staff.post(
+            "/admin/auth/user/", {"action": "delete_selected", "_selected_action": [player.pk]}
+        )
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert "player" in html and "Tokens: 1" in html and "Sessions: 1" in html
+    assert key not in html
+    assert session_key not in html
