@@ -98,10 +98,27 @@ class ClientAddressThrottle(ScopedRateThrottle):
         return client_ip(request)
 
 
-class TooManySignUps(Throttled):
-    default_detail = "Too many accounts have been created from this address."
-    extra_detail_singular = "Try again in {wait} second."
-    extra_detail_plural = "Try again in {wait} seconds."
+class AddressThrottled(Throttled):
+    """429 for a ``ClientAddressThrottle``: ``message``, then when to retry as people read it
+    ("Try again in 59 minutes", as ``LoginThrottled`` says it), not DRF's count of seconds."""
+
+    def __init__(self, message: str, wait: float | None) -> None:
+        if wait is None:
+            super().__init__(detail=message)
+            return
+        seconds = max(1, math.ceil(wait))
+        super().__init__(wait=None, detail=f"{message} Try again in {_duration(seconds)}.")
+        self.wait = seconds
+
+
+class TooManySignUps(AddressThrottled):
+    def __init__(self, wait: float | None) -> None:
+        super().__init__("Too many accounts have been created from this address.", wait)
+
+
+class TooManyResetRequests(AddressThrottled):
+    def __init__(self, wait: float | None) -> None:
+        super().__init__("Too many new passwords have been asked for from this address.", wait)
 
 
 @dataclass(frozen=True)

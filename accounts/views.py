@@ -43,7 +43,12 @@ from accounts.serializers import (
     TokenSerializer,
     UserSerializer,
 )
-from accounts.throttling import ClientAddressThrottle, TooManySignUps, client_ip
+from accounts.throttling import (
+    ClientAddressThrottle,
+    TooManyResetRequests,
+    TooManySignUps,
+    client_ip,
+)
 from config.api import ApiErrorSerializer
 
 if TYPE_CHECKING:
@@ -258,6 +263,9 @@ class PasswordResetView(APIView):
     permission_classes = [AllowAny]
     throttle_classes = [ClientAddressThrottle]
     throttle_scope = "password_reset"
+
+    def throttled(self, request: Request, wait: float | None) -> None:
+        raise TooManyResetRequests(wait)
 
     @extend_schema(
         tags=TAGS,

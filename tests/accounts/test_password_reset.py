@@ -144,3 +144,14 @@ def test_an_account_without_an_address_sets_one_and_can_then_be_recovered(
 
     assert "email" in assert_error(set_email(client, "not an address"), 400, "invalid")["fields"]
     assert set_email(client, "").json()["email"] == ""
+
+
+def test_the_request_limit_says_when_to_try_again_in_minutes(client: Client, ada: User) -> None:
+    for n in range(10):
+        assert ask(client, f"someone{n}@example.com").status_code == 202
+    refused = ask(client)
+    error = assert_error(refused, 429, "throttled")
+    assert error["message"] == (
+        "Too many new passwords have been asked for from this address. Try again in 60 minutes."
+    )
+    assert 3590 <= int(refused["Retry-After"]) <= 3600

@@ -145,3 +145,14 @@ def test_a_made_up_forwarded_address_does_not_dodge_the_sign_up_limit() -> None:
         )
     refused = sign_up("one-too-many", "203.0.113.5", HTTP_X_FORWARDED_FOR="10.9.9.9")
     assert_error(refused, 429, "throttled")
+
+
+def test_the_sign_up_refusal_says_when_to_try_again_in_minutes() -> None:
+    for n in range(30):
+        assert sign_up(f"player{n}", "203.0.113.5").status_code == 201
+    refused = sign_up("one-too-many", "203.0.113.5")
+    error = assert_error(refused, 429, "throttled")
+    assert error["message"] == (
+        "Too many accounts have been created from this address. Try again in 60 minutes."
+    )
+    assert 3590 <= int(refused["Retry-After"]) <= 3600
