@@ -22,6 +22,7 @@ import math
 import time
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -96,6 +97,21 @@ class ClientAddressThrottle(ScopedRateThrottle):
 
     def get_ident(self, request: Request) -> str:
         return client_ip(request)
+
+
+class SignUpThrottle(ClientAddressThrottle):
+    """Counts the accounts created from an address, not the attempts: a sign-up refused for a
+    taken name or a weak password uses up nothing (a class signing up together makes typos).
+    The view calls ``record`` once the account exists."""
+
+    def throttle_success(self) -> bool:
+        return True
+
+    def record(self, request: Request, view: Any) -> None:
+        self.allow_request(request, view)  # works out the key and the window's history
+        if self.rate is None or getattr(self, "key", None) is None:
+            return
+        self.cache.set(self.key, [self.now, *self.history], self.duration)
 
 
 class AddressThrottled(Throttled):

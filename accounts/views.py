@@ -45,6 +45,7 @@ from accounts.serializers import (
 )
 from accounts.throttling import (
     ClientAddressThrottle,
+    SignUpThrottle,
     TooManyResetRequests,
     TooManySignUps,
     client_ip,
@@ -86,7 +87,7 @@ class CsrfView(APIView):
 
 class RegisterView(APIView):
     permission_classes = [AllowAny]
-    throttle_classes = [ClientAddressThrottle]
+    throttle_classes = [SignUpThrottle]
     throttle_scope = "register"
 
     def throttled(self, request: Request, wait: float | None) -> None:
@@ -107,6 +108,7 @@ class RegisterView(APIView):
         if not serializer.is_valid():
             raise ValidationError(_with_password_problems(serializer))
         user = services.register_user(**serializer.validated_data)
+        SignUpThrottle().record(request, self)
         login(request, user)
         return Response(UserSerializer(user).data, status=status.HTTP_201_CREATED)
 

@@ -121,9 +121,9 @@ def test_database_refuses_a_username_differing_only_in_case(ada: User) -> None:
         User.objects.create_user(username="Ada", password=PASSWORD)
 
 
-def sign_up(name: str, address: str, **extra: str) -> object:
+def sign_up(name: str, address: str, password: str = PASSWORD, **extra: str) -> object:
     """A sign-up from a new browser at ``address``."""
-    body = {"username": name, "password": PASSWORD}
+    body = {"username": name, "password": password}
     return post(Client(), "register", body, REMOTE_ADDR=address, **extra)
 
 
@@ -156,3 +156,13 @@ def test_the_sign_up_refusal_says_when_to_try_again_in_minutes() -> None:
         "Too many accounts have been created from this address. Try again in 60 minutes."
     )
     assert 3590 <= int(refused["Retry-After"]) <= 3600
+
+
+def test_refused_sign_ups_use_up_none_of_the_limit() -> None:
+    assert sign_up("taken", "198.51.100.7").status_code == 201
+    for n in range(20):
+        assert sign_up(f"weak{n}", "203.0.113.5", password="1").status_code == 400
+        assert sign_up("taken", "203.0.113.5").status_code == 400
+    for n in range(30):
+        assert sign_up(f"player{n}", "203.0.113.5").status_code == 201
+    assert_error(sign_up("one-too-many", "203.0.113.5"), 429, "throttled")
