@@ -84,6 +84,13 @@ class PlayerAdmin(UserAdmin):
         # line per move of every game.
         deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
         perms_needed = {name for name in perms_needed if name == self.opts.verbose_name}
+        if any(obj.pk == request.user.pk for obj in objs):
+            # Django's page would only say the permission to delete a user is missing.
+            messages.error(
+                request,
+                "You cannot delete your own account here: another administrator can. "
+                "Unselect it to delete the others.",
+            )
         players = [item for item in deleted if not isinstance(item, list)]
         return players, counts, perms_needed, protected
 

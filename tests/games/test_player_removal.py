@@ -211,3 +211,12 @@ def test_the_deletion_page_shows_no_player_s_token_or_session_key(django_user_mo
     assert "player" in html and "Tokens: 1" in html and "Sessions: 1" in html
     assert key not in html
     assert session_key not in html
+
+
+def test_the_deletion_page_says_why_staff_cannot_delete_themselves(django_user_model, boss):
+    player = django_user_model.objects.create_user("player", password="x")
+    page = admin_client(boss).post(
+        "/admin/auth/user/", {"action": "delete_selected", "_selected_action": [player.pk, boss.pk]}
+    )
+    assert "You cannot delete your own account here" in page.content.decode()
+    assert django_user_model.objects.count() == 2
