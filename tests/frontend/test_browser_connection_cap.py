@@ -54,9 +54,29 @@ def test_a_page_over_the_accounts_cap_says_so_and_waits_instead_of_reconnecting(
     errors = watch_errors(second)
     opened: list[str] = []
     second.on("websocket", lambda ws: opened.append(ws.url))
+    # Every text the live indicator shows, from the page's first moment.
+    second.add_init_script(
+        """window.liveTexts = [];
+           new MutationObserver(() => {
+             const live = document.getElementById("live");
+             if (live && live.textContent !== window.liveTexts.at(-1)) {
+               window.liveTexts.push(live.textContent);
+             }
+           }).observe(document, {subtree: true, childList: true, characterData: true});"""
+    )
     open_game(second, capped_site, game_id, live=False)
-    expect(second.locator("#live")).to_have_text("Too many live pages open")
+    refused = "Too many live pages open: moves still save; retrying in a minute"
+    expect(second.locator("#live")).to_have_text(refused)
     second.wait_for_timeout(4000)  # the usual backoff would have tried 3 times by now
     assert len(opened) == 1
+    assert "Live" not in second.evaluate("window.liveTexts")  # it never was live
     expect(first.locator("#live")).to_have_attribute("data-state", "open")
+
+    # The player closes the other page and comes back to this one: it connects at once.
+    first.close()
+    second.wait_for_timeout(1000)  # its socket's end reaches the server (the page waits too)
+    second.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    expect(second.locator("#live")).to_have_attribute("data-state", "open", timeout=5000)
+    expect(second.locator("#live")).to_have_text("Live")
+    assert len(opened) == 2
     assert errors == []

@@ -98,8 +98,9 @@ export async function api(method, path, body, { idempotent = false } = {}) {
  * (re)connection, e.g. with ?since= the last version seen. Reconnects with backoff (up to 30 s),
  * except after the server's own refusals (4401 not signed in, 4403, 4404 no such thing, 4429
  * flooding), which would only repeat; after 4430 (too many connections open for the account or
- * address) it tries again once a minute, as other pages close. The backoff starts over once a
- * connection has brought a message: a refused one opens and closes at once.
+ * address) it tries again once a minute, as other pages close, or as soon as the page is shown
+ * again (the player may have closed other pages to come back to this one). The backoff starts
+ * over once a connection has brought a message: a refused one opens and closes at once.
  * Returns {close(), send(obj), get open()}.
  * Options: onOpen(), onClose(code) — e.g. to show a "live"/"offline" indicator.
  */
@@ -111,8 +112,10 @@ export function socket(path, onMessage, { onOpen, onClose } = {}) {
   let delay = 500;
   let retry = null;
   let keepAlive = null;
+  let waitingForRoom = false; // refused with 4430; `retry` is the minute's wait
 
   function connect() {
+    waitingForRoom = false;
     const where = typeof path === "function" ? path() : path;
     const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
     ws = new WebSocket(`${scheme}//${window.location.host}${where}`);
@@ -137,6 +140,7 @@ export function socket(path, onMessage, { onOpen, onClose } = {}) {
       onClose?.(event.code);
       if (closed || FINAL.has(event.code)) return;
       if (event.code === TOO_MANY_CONNECTIONS) {
+        waitingForRoom = true;
         retry = setTimeout(connect, 60000 + Math.random() * 15000);
         return;
       }
@@ -148,6 +152,14 @@ export function socket(path, onMessage, { onOpen, onClose } = {}) {
   function send(message) {
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
   }
+
+  document.addEventListener("visibilitychange", () => {
+    if (closed || !waitingForRoom || document.visibilityState !== "visible") return;
+    // Shortly, not at once: a tab just closed to make room shows this one before its own
+    // socket has closed on the server.
+    clearTimeout(retry);
+    retry = setTimeout(connect, 1500);
+  });
 
   connect();
   return {

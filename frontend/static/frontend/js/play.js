@@ -32,7 +32,7 @@ const CLOSED_SAYS = {
   4403: "Live updates refused: reload the page",
   4404: "This game is gone",
   4429: "Live updates stopped: reload the page",
-  4430: "Too many live pages open",
+  4430: "Too many live pages open: moves still save; retrying in a minute",
 };
 
 const OUTCOMES = { won: "You won", lost: "No moves left", resigned: "Resigned", closed: "Day closed" };
@@ -479,14 +479,18 @@ async function start() {
   socket(
     () => `/ws/games/${gameId}/?since=${game.move_number}`,
     (data) => {
-      if (["sync", "catch_up", "update"].includes(data.type)) show(data.game);
+      if (["sync", "catch_up", "update"].includes(data.type)) {
+        // "Live" once the server has sent the game: a socket it refuses (too many pages open)
+        // opens too, only to be closed at once.
+        live("open", "Live");
+        show(data.game);
+      }
       if (data.type === "error" && data.code === "signed_out") {
         signedOut = data.message;
         whenSignedOut();
       }
     },
     {
-      onOpen: () => live("open", "Live"),
       onClose: (code) => live("closed", CLOSED_SAYS[code] ?? "Reconnecting…"),
     },
   );
