@@ -585,3 +585,25 @@ def test_a_socket_the_server_ends_for_good_says_why_instead_of_reconnecting(site
     expect(page.locator("#live")).to_have_text(says)
     assert len(opened) == 1
     assert errors == []
+
+
+def test_left_and_right_keep_to_the_row_before_another_row(site, page):
+    """Right from a pile goes to the next pile in its row, even when a pile of the row below is
+    nearer, and a sideways fan (the reserve) is reached by its first card."""
+    open_game(page, site, start_game(page, "grounds-for-divorce", 1))
+    pile(page, "discard").focus()
+    page.keyboard.press("ArrowRight")
+    assert focused_pile(page) == "stock"
+    page.keyboard.press("ArrowLeft")
+    assert focused_pile(page) == "discard"
+
+    open_game(page, site, start_game(page, "blondes-and-brunettes", 1))
+    pile(page, "stock").focus()
+    page.keyboard.press("ArrowRight")
+    assert focused_pile(page) == "waste"
+    page.keyboard.press("ArrowRight")
+    assert focused_pile(page) == "reserve"
+    page.keyboard.press("ArrowLeft")
+    assert focused_pile(page) == "waste"
+    page.keyboard.press("ArrowDown")
+    assert (focused_pile(page) or "").startswith("foundation:")

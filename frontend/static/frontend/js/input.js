@@ -241,16 +241,22 @@ export function attachInput(board, actions) {
 
   const DIRECTIONS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
-  // Where a pile "is" for arrow keys: its top card's area, not a long fan's middle.
+  // Where a pile "is" for arrow keys: its first card's area (a card's size), not the middle
+  // of a long fan, down or sideways.
   function anchor(pile) {
     const box = pile.getBoundingClientRect();
-    const head = Math.min(box.height, box.width * 1.4);
-    return { x: box.left + box.width / 2, y: box.top + head / 2 };
+    const card = pile.querySelector(".card")?.getBoundingClientRect();
+    const width = Math.min(box.width, card?.width || box.width);
+    const height = Math.min(box.height, card?.height || width * 1.4);
+    return { x: box.left + width / 2, y: box.top + height / 2, left: box.left, top: box.top, width, height };
   }
 
-  /** The nearest pile in a direction, favouring piles in line with this one. */
+  /** The nearest pile in a direction: in the same row (left, right) or column (up, down) when
+   * there is one that way, else the nearest, favouring piles in line with this one. */
   function neighbour(from, [dx, dy]) {
     const a = anchor(from);
+    const inLine = (b) =>
+      dx ? b.top < a.top + a.height && a.top < b.top + b.height : b.left < a.left + a.width && a.left < b.left + b.width;
     let best = null;
     let bestScore = Infinity;
     for (const pile of board.querySelectorAll(".pile[data-pile]")) {
@@ -259,7 +265,8 @@ export function attachInput(board, actions) {
       const along = (b.x - a.x) * dx + (b.y - a.y) * dy;
       const across = Math.abs((b.x - a.x) * dy) + Math.abs((b.y - a.y) * dx);
       if (along <= 1) continue;
-      const score = along + 2 * across;
+      // A pile in line always beats one that is not (scores past any distance on a board).
+      const score = along + 2 * across + (inLine(b) ? 0 : 1e6);
       if (score < bestScore) [best, bestScore] = [pile, score];
     }
     return best;
