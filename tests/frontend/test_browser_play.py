@@ -302,7 +302,9 @@ def test_the_keyboard_picks_up_a_card_moves_it_with_the_arrows_and_puts_it_down(
     page.keyboard.press("Enter")
     expect(cards(page, "tableau:2").last).to_have_class(re.compile(r"\bselected\b"))
     expect(pile(page, "tableau:7")).to_have_class(re.compile(r"\btarget\b"))
-    expect(page.locator("#announce")).to_contain_text("Picked up Ace of diamonds")
+    expect(page.locator("#announce")).to_contain_text(
+        "Picked up Ace of diamonds from Tableau pile 3."
+    )
     navigate_to(page, "tableau:7")
     expect(pile(page, "tableau:7")).to_be_focused()
     page.keyboard.press("Enter")
@@ -607,3 +609,25 @@ def test_left_and_right_keep_to_the_row_before_another_row(site, page):
     assert focused_pile(page) == "waste"
     page.keyboard.press("ArrowDown")
     assert (focused_pile(page) or "").startswith("foundation:")
+
+
+def test_the_help_speaks_of_foundations_only_in_games_that_have_them(site, page):
+    open_game(page, site, start_game(page, "grounds-for-divorce", 1))
+    help_text = page.locator("#board-help")
+    expect(help_text).to_contain_text("tap the stock to deal")
+    expect(help_text).not_to_contain_text("foundation", use_inner_text=True)  # as shown
+
+    line = Line("gold-mine", 1)
+    open_game(page, site, start_game(page, "gold-mine", 1))
+    expect(help_text).to_contain_text("double-tap sends a card to a foundation")
+    expect(help_text).to_contain_text("F sends the cards that can go to the foundations")
+
+    # Picking up names the pile as a sentence does, as the move's announcement will.
+    line.play(DEAL)
+    page.keyboard.press("d")
+    expect_move_number(page, 1)
+    pile(page, "waste").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#announce")).to_contain_text(
+        f"Picked up {card_name(parse_card(line.top('waste')))} from the waste."
+    )

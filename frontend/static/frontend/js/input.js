@@ -3,6 +3,8 @@
 // card to a foundation, and the keyboard. Nothing here knows a rule: the highlights come from
 // the game's legal_moves, and any move the player insists on is sent for the engine to judge.
 
+import { pileInSentence } from "./board.js";
+
 const DRAG_THRESHOLD = 6; // px a press must travel before it becomes a drag rather than a tap
 const DOUBLE_TAP_MS = 400;
 const TYPING = new Set(["INPUT", "TEXTAREA", "SELECT"]);
@@ -74,7 +76,8 @@ export function attachInput(board, actions) {
     const places = board.querySelectorAll(".pile.target").length;
     const them = count === 1 ? "it" : "them";
     const where = places ? `${places} ${places === 1 ? "pile takes" : "piles take"} ${them}.` : `No pile takes ${them}.`;
-    actions.announce?.(`Picked up ${cards.join(", ")} from ${pileName(source)}. ${where}`);
+    const from = pileInSentence(id, board.dataset.variant); // "from the waste", as after a move
+    actions.announce?.(`Picked up ${cards.join(", ")} from ${from}. ${where}`);
   }
 
   function cancel() {

@@ -116,6 +116,8 @@ function showControls() {
   $("hint").disabled = game.ranked || over;
   $("undo").hidden = game.ranked;
   $("help-undo-hint").hidden = game.ranked;
+  // Grounds for Divorce has no foundation: no double-tap home, no Finish.
+  for (const part of document.querySelectorAll(".help-foundations")) part.hidden = !hasFoundations();
   // The server says whether it would take the last move back (not one that showed cards).
   $("undo").disabled = game.ranked || over || !game.can_undo;
   $("undo").title = game.can_undo || over ? "" : undoRefusal();
@@ -327,6 +329,7 @@ const undo = () => act(`/api/games/${gameId}/undo/`, {}, undoRefusal);
 // -- Finish: the cards that can go home, one move at a time ------------------------------------
 
 const isFoundation = (id) => typeof id === "string" && id.startsWith("foundation:");
+const hasFoundations = () => (variant?.piles ?? []).some((pile) => isFoundation(pile.id));
 /** The legal moves that put one more card on a foundation (Grandfather's Clock's dial piles
  * are foundations too), from the game's legal_moves: which cards may go is the engine's say. */
 const homeMoves = (shown) =>
@@ -345,8 +348,7 @@ function showFinish() {
   button.hidden = hide;
   // Gone once the game is over, and never kept in a game with no foundation (Grounds for
   // Divorce), where it never shows.
-  const hasFoundations = (variant?.piles ?? []).some((pile) => isFoundation(pile.id));
-  button.classList.toggle("keep-room", game?.status === "playing" && hasFoundations);
+  button.classList.toggle("keep-room", game?.status === "playing" && hasFoundations());
   button.textContent = running ? "Stop" : "Finish";
   button.title = running ? "Stop sending cards to the foundations (F)" : "Send the cards that can go to the foundations (F)";
 }
