@@ -631,3 +631,30 @@ def test_the_help_speaks_of_foundations_only_in_games_that_have_them(site, page)
     expect(page.locator("#announce")).to_contain_text(
         f"Picked up {card_name(parse_card(line.top('waste')))} from the waste."
     )
+
+
+def test_a_move_made_stale_elsewhere_redraws_the_board_and_says_why_once(site, page):
+    errors = watch_errors(page)
+    line = Line("selective-castle", 1)
+    game_id = start_game(page, "selective-castle", 1)
+    # A socket that brings nothing: the page does not hear of the move made elsewhere.
+    page.route_web_socket(re.compile(r"/ws/games/"), lambda ws: None)
+    open_game(page, site, game_id, live=False)
+    page.evaluate(_WATCH_LIVE, ["message"])
+    elsewhere = card("tableau:2", "tableau:7")
+    line.play(elsewhere)
+    answer = call_api(
+        page, "POST", f"/api/games/{game_id}/moves/", {"move": elsewhere, "expected_move_number": 0}
+    )
+    assert answer["status"] == 201, answer
+
+    tap_move(page, elsewhere)  # the same move, from the board the page still shows
+    expect_move_number(page, 1)
+    message = page.locator("#message")
+    expect(message).to_have_text(
+        "The game moved on in another tab or device. The board now shows the latest position."
+    )
+    assert tops(page) == line.tops()
+    said = [text for text in live_texts(page, "message") if text]
+    assert len(said) == 1, said  # once, with the board already redrawn
+    assert errors == []

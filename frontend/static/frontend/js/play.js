@@ -177,17 +177,18 @@ async function reload() {
 /** A refusal: the engine's message, the cards back where they were (or the game as it is now,
  * when another tab moved first). */
 async function refused(error) {
-  say(error.message || "Something went wrong.");
-  if (error.code === "stale_move_number") {
-    // Another tab or device moved first: show the game as it is now.
+  if (error.code === "stale_move_number" || error.code === "challenge_closed") {
+    // Another tab or device moved first, or the day closed under the player (and the server
+    // closed the attempt as it answered): show the game as it is now, then say why, once (the
+    // redraw writes its own note first).
     await reload().catch(() => {});
-    say(`${error.message} The board now shows the latest position.`);
-  } else if (error.code === "challenge_closed") {
-    // The day closed under the player, and the server closed the attempt as it answered.
-    await reload().catch(() => {});
-    say(error.message);
+    // The server's stale message tells a script to reload; the page has done so already.
+    const stale = "The game moved on in another tab or device. The board now shows the latest position.";
+    say(error.code === "stale_move_number" ? stale : error.message);
+    return;
   }
-  else if (game) show(game, { force: true });
+  say(error.message || "Something went wrong.");
+  if (game) show(game, { force: true });
 }
 
 /** What a move did, in words, for screen readers: the cards moved (named from the board they
