@@ -80,6 +80,17 @@ def call_api(page: Page, method: str, path: str, body: Any = None) -> dict[str, 
     return page.evaluate(_FETCH, [method, path, body])
 
 
+def post_move(page: Page, game_id: int, move: dict[str, Any], expected_move_number: int) -> None:
+    """Play ``move`` through the API from the page, asserting the server took it."""
+    answer = call_api(
+        page,
+        "POST",
+        f"/api/games/{game_id}/moves/",
+        {"move": move, "expected_move_number": expected_move_number},
+    )
+    assert answer["status"] == 201, answer
+
+
 def sign_in(page: Page, site: str, username: str, password: str = PASSWORD) -> None:
     """Sign the page's context in by POSTing /api/auth/login/ from the page."""
     if not page.url.startswith(site):

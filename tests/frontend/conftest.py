@@ -65,9 +65,9 @@ def browser():
         browser.close()
 
 
-@pytest.fixture
-def site(browser, transactional_db) -> Iterator[str]:
-    """The base URL of a server process on the test database (committed data is shared)."""
+def serve_site(**settings: str) -> Iterator[str]:
+    """The base URL of a server process on the test database (committed data is shared), with
+    ``settings`` added to its environment."""
     env = {
         "DATABASE_URL": database_url(connection.settings_dict),
         "DEBUG": "1",  # static files straight from the apps, no collectstatic needed
@@ -76,6 +76,7 @@ def site(browser, transactional_db) -> Iterator[str]:
         "DATABASE_POOL_MAX": "6",
         # Tests close past days' attempts themselves, when they choose (games.day_closer).
         "CLOSE_DAYS_IN_SERVER": "0",
+        **settings,
     }
     if os.environ.get("REDIS_URL"):
         env["REDIS_URL"] = os.environ["REDIS_URL"]
@@ -85,6 +86,12 @@ def site(browser, transactional_db) -> Iterator[str]:
     # Give back the connection the test's own ORM calls took from the pool, or the test
     # database cannot be dropped at the end of the run.
     connection.close()
+
+
+@pytest.fixture
+def site(browser, transactional_db) -> Iterator[str]:
+    """The base URL of a server process on the test database."""
+    yield from serve_site()
 
 
 @pytest.fixture

@@ -3,10 +3,7 @@ server with reconnections, in a real browser against a server with a cap of one 
 
 from __future__ import annotations
 
-import os
-
 import pytest
-from django.db import connection
 from playwright.sync_api import expect
 
 from tests.frontend.browser_helpers import (
@@ -16,28 +13,14 @@ from tests.frontend.browser_helpers import (
     start_game,
     watch_errors,
 )
-from tests.support.servers import database_url, servers
+from tests.frontend.conftest import serve_site
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
 def capped_site(browser, transactional_db):
-    env = {
-        "DATABASE_URL": database_url(connection.settings_dict),
-        "DEBUG": "1",
-        "SECRET_KEY": "browser-tests",
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "DATABASE_POOL_MAX": "6",
-        "CLOSE_DAYS_IN_SERVER": "0",
-        "WEBSOCKET_CONNECTIONS_PER_ACCOUNT": "1",
-    }
-    if os.environ.get("REDIS_URL"):
-        env["REDIS_URL"] = os.environ["REDIS_URL"]
-    connection.close()
-    with servers(1, env) as (url,):
-        yield url
-    connection.close()
+    yield from serve_site(WEBSOCKET_CONNECTIONS_PER_ACCOUNT="1")
 
 
 def test_a_page_over_the_accounts_cap_says_so_and_waits_instead_of_reconnecting(

@@ -20,6 +20,7 @@ from tests.frontend.browser_helpers import (
     cards,
     expect_move_number,
     open_game,
+    post_move,
     release_connection,
     snapshot,
     start_game,
@@ -87,17 +88,6 @@ def gaps_ms(entries: list[dict[str, Any]]) -> list[float]:
     return [(b - a).total_seconds() * 1000 for a, b in itertools.pairwise(times)]
 
 
-def played_through_api(page: Page, game_id: int, moves: list[dict[str, Any]]) -> None:
-    for number, move in enumerate(moves):
-        answer = call_api(
-            page,
-            "POST",
-            f"/api/games/{game_id}/moves/",
-            {"move": move, "expected_move_number": number},
-        )
-        assert answer["status"] == 201, answer
-
-
 def test_finish_sends_each_card_home_one_move_at_a_time(site, page):
     """Grandfather's Clock, deal 7: seven cards can go to the dial one after another."""
     errors = watch_errors(page)
@@ -153,7 +143,8 @@ def test_finish_plays_the_last_cards_home_and_the_game_is_won(site, page, slug, 
     expected = finishing_moves(line)
     assert line.variant.status(line.state) == "won" and len(expected) == len(moves) - prefix
     game_id = start_game(page, slug, seed)
-    played_through_api(page, game_id, moves[:prefix])
+    for number, move in enumerate(moves[:prefix]):
+        post_move(page, game_id, move, number)
     open_game(page, site, game_id)
     expect_move_number(page, prefix)
 

@@ -11,10 +11,10 @@ from playwright.sync_api import Page, expect
 
 from tests.frontend.browser_helpers import (
     Line,
-    call_api,
     cards,
     open_game,
     pile,
+    post_move,
     start_game,
 )
 from tests.frontend.conftest import screenshot
@@ -65,9 +65,7 @@ def play_line(page: Page, slug: str, seed: int, moves: str) -> tuple[int, Line]:
         move = parse_move(text)
         number = line.state.move_number
         line.play(move)
-        answer = call_api(page, "POST", f"/api/games/{game_id}/moves/",
-                          {"move": move, "expected_move_number": number})  # fmt: skip
-        assert answer["status"] == 201, answer
+        post_move(page, game_id, move, number)
     return game_id, line
 
 

@@ -22,6 +22,7 @@ from tests.frontend.browser_helpers import (
     expect_move_number,
     open_game,
     pile,
+    post_move,
     release_connection,
     sign_in,
     snapshot,
@@ -38,13 +39,7 @@ def play_via_api(page: Page, game_id: int, line: Line, move: dict) -> None:
     """POST a move from the page (checked legal by the engine first) and follow it in ``line``."""
     number = line.state.move_number
     line.play(move)
-    answer = call_api(
-        page,
-        "POST",
-        f"/api/games/{game_id}/moves/",
-        {"move": move, "expected_move_number": number},
-    )
-    assert answer["status"] == 201, answer
+    post_move(page, game_id, move, number)
 
 
 def resign_via_api(page: Page, game_id: int) -> dict:

@@ -20,6 +20,7 @@ from tests.frontend.browser_helpers import (
     navigate_to,
     open_game,
     pile,
+    post_move,
     scroll_width,
     snapshot,
     start_game,
@@ -643,10 +644,7 @@ def test_a_move_made_stale_elsewhere_redraws_the_board_and_says_why_once(site, p
     page.evaluate(_WATCH_LIVE, ["message"])
     elsewhere = card("tableau:2", "tableau:7")
     line.play(elsewhere)
-    answer = call_api(
-        page, "POST", f"/api/games/{game_id}/moves/", {"move": elsewhere, "expected_move_number": 0}
-    )
-    assert answer["status"] == 201, answer
+    post_move(page, game_id, elsewhere, 0)
 
     tap_move(page, elsewhere)  # the same move, from the board the page still shows
     expect_move_number(page, 1)
