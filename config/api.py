@@ -27,7 +27,7 @@ from django.http import (
 )
 from django.urls import Resolver404, resolve
 from django.utils.log import log_response
-from django.views import defaults
+from django.views import csrf, defaults
 from django.views.debug import SafeExceptionReporterFilter
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, serializers, status
@@ -104,6 +104,15 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     if request.path.startswith("/api/"):
         return JsonResponse(error_body("not_found", "Not found."), status=404)
     return defaults.page_not_found(request, exception)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A refused cross-site write (``CSRF_FAILURE_VIEW``): under /api/ in DRF's words and
+    code, as its session sign-in refuses one; the usual page elsewhere."""
+    if request.path.startswith("/api/"):
+        body = error_body("permission_denied", f"CSRF Failed: {reason}")
+        return JsonResponse(body, status=403)
+    return csrf.csrf_failure(request, reason)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import pytest
 from django.core.management import call_command
+from django.test import Client, RequestFactory
+
+from config.api import csrf_failure
+from tests.games.helpers import assert_error
 
 
 def test_the_schema_generates_without_warnings(tmp_path):
@@ -24,3 +28,38 @@ def test_the_schema_and_docs_pages_are_served(client):
     docs = client.get("/api/docs/")
     assert docs.status_code == 200
     assert b"/static/drf_spectacular_sidecar/" in docs.content  # no CDN
+
+
+# Each page's own format, besides any.
+OWN_FORMAT = {
+    "/api/schema/": "application/vnd.oai.openapi",
+    "/api/docs/": "text/html",
+    "/api/health/": "application/json",
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", OWN_FORMAT)
+@pytest.mark.parametrize("method", ["post", "put", "patch", "delete", "options", "trace"])
+def test_the_service_pages_refuse_other_methods_in_the_apis_json(path: str, method: str) -> None:
+    # A Client that checks CSRF, as a browser's request is checked.
+    client = Client(enforce_csrf_checks=True)
+    for accept in ("*/*", OWN_FORMAT[path]):
+        response = getattr(client, method)(path, HTTP_ACCEPT=accept)
+        error = assert_error(response, 405, "method_not_allowed")
+        assert error["message"] == f'Method "{method.upper()}" not allowed.'
+        assert "GET" in response["Allow"]
+
+
+@pytest.mark.django_db
+def test_a_format_the_schema_or_docs_cannot_give_is_refused_in_json(client: Client) -> None:
+    assert_error(client.get("/api/schema/", HTTP_ACCEPT="text/html"), 406, "not_acceptable")
+    assert_error(client.get("/api/docs/", HTTP_ACCEPT="application/xml"), 406, "not_acceptable")
+
+
+def test_a_refused_cross_site_write_under_api_is_json_and_a_page_elsewhere() -> None:
+    request = RequestFactory().post("/api/anything/")
+    error = assert_error(csrf_failure(request, "CSRF cookie not set."), 403, "permission_denied")
+    assert error["message"] == "CSRF Failed: CSRF cookie not set."
+    page = csrf_failure(RequestFactory().post("/signin/"), "CSRF cookie not set.")
+    assert page.status_code == 403 and page["Content-Type"].startswith("text/html")
