@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import re
+from typing import Any
+
 from rest_framework import serializers
 
 from games.models import VARIANT_CHOICES, Game
@@ -15,6 +19,27 @@ def whole_number(message: str) -> dict[str, str]:
     """One message for every way an IntegerField refuses a value (not a whole number, too
     small, too big, a string of digits too long to read), in place of DRF's wording."""
     return dict.fromkeys(("invalid", "min_value", "max_value", "max_string_length"), message)
+
+
+class QueryWholeNumber(serializers.IntegerField):
+    """A whole number in a query string, written as a link writes it: ASCII digits only.
+    DRF's IntegerField also reads "1.0", " 3" and other scripts' digits ("٣"), which a
+    paginator or a later reader of the raw parameter would not."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, str) and not re.fullmatch(r"[0-9]+", data):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class QueryDay(serializers.DateField):
+    """A day in a query string, exactly YYYY-MM-DD (as in the API's paths); DRF's DateField
+    also reads 2024-1-1 and 20240101."""
+
+    def to_internal_value(self, value: Any) -> dt.date:
+        if not (isinstance(value, str) and re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value)):
+            self.fail("invalid", format="YYYY-MM-DD")
+        return super().to_internal_value(value)
 
 
 #: As games.services.create_game says it.
@@ -64,7 +89,7 @@ class GameFilter(serializers.Serializer):
 
 
 class ReplayQuery(serializers.Serializer):
-    step = serializers.IntegerField(
+    step = QueryWholeNumber(
         min_value=0,
         required=False,
         error_messages=whole_number("Choose a step: a whole number from 0 up."),
@@ -179,7 +204,7 @@ class StatsSerializer(serializers.Serializer):
 
 
 class DailyQuery(serializers.Serializer):
-    date = serializers.DateField(
+    date = QueryDay(
         required=False,
         help_text="A UTC day; today by default.",
         error_messages={"invalid": "A day is a date of the calendar, written YYYY-MM-DD."},
@@ -188,7 +213,7 @@ class DailyQuery(serializers.Serializer):
 
 class PageQuery(serializers.Serializer):
     # A bound keeps the rows skipped within what the database can count.
-    page = serializers.IntegerField(
+    page = QueryWholeNumber(
         min_value=1,
         max_value=MAX_PAGE,
         required=False,

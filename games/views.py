@@ -81,9 +81,16 @@ class _Paginator(Paginator):
 
 
 class GamePages(PageNumberPagination):
-    """DRF's pages of 20, with the leaderboards' 404 for a page after the last one."""
+    """DRF's pages of 20, with the leaderboards' 404 for a page after the last one, at the
+    page number ``PageQuery`` has read (DRF would read the raw parameter again)."""
 
     django_paginator_class = _Paginator
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+
+    def get_page_number(self, request: Request, paginator: Paginator) -> int:
+        return self.number
 
 
 class GameListView(APIView):
@@ -95,8 +102,8 @@ class GameListView(APIView):
     )
     def get(self, request: Request) -> Response:
         filters = valid(GameFilter, request.query_params)
-        valid(PageQuery, request.query_params)  # a page past the last one is the paginator's 404
-        paginator = GamePages()
+        # A page past the last one is the paginator's 404.
+        paginator = GamePages(valid(PageQuery, request.query_params)["page"])
         page = paginator.paginate_queryset(
             selectors.own_games(request.user, **filters), request, view=self
         )

@@ -354,7 +354,8 @@ def test_a_replay_step_out_of_range_is_refused() -> None:
     for step in (-1, 10**30, "abc", "1.5"):
         assert_error(client.get(url, {"step": step}), 400)
     assert client.get(url, {"step": 2}).status_code == 200
-    for step in (-1, "abc", "1.5"):
+    # As a link writes a number: not 1.0, +1 or another script's digits (U+0662 is 2).
+    for step in (-1, "abc", "1.5", "1.0", "+1", " 1", "\u0662"):
         error = assert_error(client.get(url, {"step": step}), 400, "invalid")
         assert error["fields"] == {"step": ["Choose a step: a whole number from 0 up."]}
 

@@ -563,7 +563,16 @@ def test_another_days_challenges(clock: DailyClock) -> None:
     assert future["open"] is False
     assert all(c["seed"] is None and not c["can_attempt"] for c in future["challenges"])
 
-    for date in ("2031-02-30", "31-05-10", "today"):
+    # Only YYYY-MM-DD, as in the paths: not 2031-5-1, nor the ISO basic
+    # form, nor other scripts' digits.
+    for date in (
+        "2031-02-30",
+        "31-05-10",
+        "today",
+        "2031-5-1",
+        "20310501",
+        "\u0662\u0660\u0663\u0661-\u0660\u0665-\u0660\u0661",
+    ):
         error = assert_error(client.get("/api/daily/", {"date": date}), 400, "invalid")
         assert error["fields"] == {"date": ["A day is a date of the calendar, written YYYY-MM-DD."]}
 

@@ -261,7 +261,8 @@ def test_a_page_that_is_not_a_page_number_gets_the_games_lists_clear_error(
         "/api/leaderboards/gold-mine/",
     ]
     message = "A page number is a whole number from 1 to 1000000."
-    for page in ("0", "-1", "x", "1.5", "1000001"):
+    # As a link writes a number: not 1.0, +1 or another script's digits (U+0661 is 1).
+    for page in ("0", "-1", "x", "1.5", "1000001", "1.0", "+1", " 1", "\u0661"):
         errors = [assert_error(client.get(url, {"page": page}), 400, "invalid") for url in urls]
         assert errors[0] == errors[1] == errors[2]
         assert errors[0]["fields"] == {"page": [message]}
