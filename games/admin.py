@@ -569,13 +569,17 @@ RANK_WORDS = {"A": "Ace", "T": "Ten", "J": "Jack", "Q": "Queen", "K": "King"}
 
 
 def duration_text(ms: float) -> str:
-    if ms < 1000:
+    """A time in the unit that suits it, rounded before it is split into units, so that
+    119.6 s reads "2 min 0 s", never "1 min 60 s"."""
+    if round(ms) < 1000:
         return f"{ms:.0f} ms"
-    if ms < 60_000:
+    if round(ms / 10) < 6000:  # under a minute in hundredths of a second
         return f"{ms / 1000:.2f} s"
-    minutes, seconds = divmod(ms / 1000, 60)
-    hours, minutes = divmod(int(minutes), 60)
-    return f"{hours} h {minutes} min" if hours else f"{minutes} min {seconds:.0f} s"
+    if (seconds := round(ms / 1000)) < 3600:
+        minutes, seconds = divmod(seconds, 60)
+        return f"{minutes} min {seconds} s"
+    hours, minutes = divmod(round(ms / 60_000), 60)
+    return f"{hours} h {minutes} min"
 
 
 def move_text(payload: Any) -> str:

@@ -14,6 +14,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 
 from games import daily, services
+from games.admin import duration_text
 from games.models import AuditLog, DailyChallenge, Deal, Game, GameFlag, Move
 from games.rules import get_variant
 from tests.games.helpers import assert_error, client_for, make_user, replay
@@ -548,3 +549,21 @@ def test_the_flag_list_names_the_player_and_filters_by_game_and_day(
     listing = staff_client.get("/admin/games/gameflag/", {"game__deal__variant": "gold-mine"})
     assert listing.status_code == 200
     assert [flag.game_id for flag in listing.context["cl"].result_list] == [other.pk]
+
+
+@pytest.mark.parametrize(
+    ("ms", "text"),
+    [
+        (0, "0 ms"),
+        (999.4, "999 ms"),
+        (999.6, "1.00 s"),
+        (59_994, "59.99 s"),
+        (59_999, "1 min 0 s"),
+        (119_600, "2 min 0 s"),
+        (3_599_400, "59 min 59 s"),
+        (3_599_600, "1 h 0 min"),
+        (5_460_000, "1 h 31 min"),
+    ],
+)
+def test_times_are_rounded_before_they_are_split_into_units(ms: float, text: str) -> None:
+    assert duration_text(ms) == text
