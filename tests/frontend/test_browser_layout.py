@@ -264,3 +264,29 @@ def test_words_and_ranks_on_the_felt_can_be_read(site, page, scheme):
                 assert _contrast(shown, stop) >= least, f"{slug} {name} is faint: {colour}"
             seen.append(name)
     assert "foundation:0" in seen and "discard" in seen and "hour 12" in seen, seen
+
+
+# Court cards whose framed picture touches one of their corner indices (a hidden index aside).
+_COURT_OVERLAPS = """
+() => [...document.querySelectorAll("#board .card")]
+  .filter((card) => card.querySelector(".centre.court"))
+  .flatMap((card) => {
+    const frame = card.querySelector(".centre.court").getBoundingClientRect();
+    return [...card.querySelectorAll(".index")]
+      .filter((index) => getComputedStyle(index).display !== "none")
+      .map((index) => index.getBoundingClientRect())
+      .filter((box) => box.top < frame.bottom && box.bottom > frame.top
+                       && box.left < frame.right && box.right > frame.left)
+      .map(() => card.dataset.card);
+  })
+"""
+
+
+def test_a_court_cards_picture_is_clear_of_both_corner_indices(site, page):
+    # Grandfather's Clock deals every card face up: its board shows courts of every suit.
+    game_id = start_game(page, "grandfathers-clock", 1)
+    for size in (DESKTOP, PHONE):
+        page.set_viewport_size(size)
+        open_game(page, site, game_id)
+        assert page.locator("#board .card .centre.court").count() >= 8
+        assert page.evaluate(_COURT_OVERLAPS) == [], size
