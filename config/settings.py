@@ -358,8 +358,9 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Fair play: automatic flags on ranked attempts (games.selectors.fair_play_findings). A burst
-# is BURST_MOVES moves in a row, each under BURST_MS after the one before; a win faster than
-# MIN_SECONDS_PER_MOVE per move on the board is implausible for a person.
+# is BURST_MOVES moves in a row, each under BURST_MS after the one before (keep it under the
+# play page's Finish pace, FINISH_STEP_MS, 220 ms); a win faster than MIN_SECONDS_PER_MOVE per
+# move on the board, leaving out its final run of moves to the foundations, is implausible.
 FAIR_PLAY_BURST_MOVES = env_number("FAIR_PLAY_BURST_MOVES", 10)
 FAIR_PLAY_BURST_MS = env_number("FAIR_PLAY_BURST_MS", 150.0)
 FAIR_PLAY_MIN_SECONDS_PER_MOVE = env_number("FAIR_PLAY_MIN_SECONDS_PER_MOVE", 0.5)

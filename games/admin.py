@@ -518,6 +518,11 @@ class GameAdmin(admin.ModelAdmin):
                 "time": _game_time(game),
                 "flags": flags,
                 "flagged": any(flag.is_open for flag in flags),
+                "fair_play": {
+                    "burst_moves": settings.FAIR_PLAY_BURST_MOVES,
+                    "burst_ms": settings.FAIR_PLAY_BURST_MS,
+                    "min_seconds": settings.FAIR_PLAY_MIN_SECONDS_PER_MOVE,
+                },
                 "audit": selectors.game_audit(game),
                 "timeline": timeline_rows(game),
                 "verification": check,

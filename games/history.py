@@ -104,6 +104,27 @@ def standing_entries(entries: Iterable[dict[str, Any]]) -> list[int]:
     return standing
 
 
+def sends_a_card_home(entry: Any) -> bool:
+    """Whether a history entry is a move of a card to a foundation from another pile: what
+    the play page's Finish sends, and every solitaire's auto-complete. Read from the entry as
+    the service recorded it (the engine validated it), never from anything the client says."""
+    if not isinstance(entry, dict) or entry.get("type") != "move":
+        return False
+    source, target = str(entry.get("from", "")), str(entry.get("to", ""))
+    return target.startswith("foundation:") and not source.startswith("foundation:")
+
+
+def final_run_home(entries: Sequence[Any]) -> int:
+    """Where the history's final run of moves sending cards home starts: the index of its
+    first entry (``len(entries)`` when the last entry sends no card home). A game that ends
+    with Finish ends with such a run, however it was pressed; any other entry ends the run
+    (a deal, a move between piles, an undo)."""
+    start = len(entries)
+    while start and sends_a_card_home(entries[start - 1]):
+        start -= 1
+    return start
+
+
 def revealed_hidden_cards(payload: dict[str, Any], events: list[dict[str, Any]]) -> bool:
     """Whether a move showed the player cards that were hidden (so undo cannot hide them)."""
     return payload.get("type") == "deal" or any(

@@ -35,10 +35,12 @@ from games import daily
 from games.history import (
     CLOSE,
     RESIGN,
+    final_run_home,
     last_move_can_be_undone,
     line_of_play,
     opening,
     replay_history,
+    standing_entries,
 )
 from games.models import AuditLog, DailyChallenge, Game, GameFlag, Move
 from games.rules import VARIANTS, ReplayError, State, Variant, get_variant
@@ -501,35 +503,64 @@ class Finding:
 
 def fair_play_findings(game: Game) -> list[Finding]:
     """The automatic checks of a ranked attempt: its history verifies, no burst of moves
-    faster than a person plays, and a win not implausibly fast for its number of moves."""
+    faster than a person plays, and a win not implausibly fast for the moves a person had to
+    think of. Both timings read the history as the server received it (``review_timeline``),
+    the one source of the moves and their times."""
     rows = _history_rows(game)
     findings = []
     check = verification(game, rows)
     if not check.ok:
         findings.append(Finding(GameFlag.Reason.HISTORY_INVALID, str(check.problem)))
-    if burst := _longest_burst(game, rows):
+    timeline = review_timeline(game, rows)
+    if burst := _longest_burst(timeline):
         findings.append(Finding(GameFlag.Reason.MOVE_BURST, burst))
-    if game.status == Game.Status.WON and game.finished_at and game.board_moves:
-        seconds = (game.finished_at - game.created_at).total_seconds()
-        minimum = settings.FAIR_PLAY_MIN_SECONDS_PER_MOVE
-        if seconds < game.board_moves * minimum:
-            findings.append(
-                Finding(
-                    GameFlag.Reason.IMPLAUSIBLE_TIME,
-                    f"won in {seconds:.1f} s with {game.board_moves} moves: "
-                    f"{seconds / game.board_moves:.3f} s a move, under {minimum} s",
-                )
-            )
+    if game.status == Game.Status.WON and (too_fast := _implausible_win(game, timeline)):
+        findings.append(Finding(GameFlag.Reason.IMPLAUSIBLE_TIME, too_fast))
     return findings
 
 
-def _longest_burst(game: Game, rows: list[HistoryRow]) -> str | None:
+def _implausible_win(game: Game, timeline: list[dict[str, Any]]) -> str | None:
+    """A win faster than FAIR_PLAY_MIN_SECONDS_PER_MOVE a move, in words; else None.
+
+    The final run of moves that only send cards to the foundations (``final_run_home``:
+    what Finish sends, 220 ms apart, and what anyone's last moves often are) asks no thought
+    of a person, so it is left out: the check takes the moves before it, over the time from
+    the deal to the last of them. A win that is all such a run has nothing to check here
+    (the burst check still looks at its pace). A game with no foundations, or one whose last
+    move sends no card home, is checked over all its moves to the last one."""
+    if not timeline:
+        return None
+    entries = [entry["move"] for entry in timeline]
+    run_start = final_run_home(entries)
+    moves = len(standing_entries(entries[:run_start]))
+    if not moves:
+        return None
+    seconds = (timeline[run_start - 1]["received_at"] - game.created_at).total_seconds()
+    minimum = settings.FAIR_PLAY_MIN_SECONDS_PER_MOVE
+    if seconds >= moves * minimum:
+        return None
+    pace = f"{seconds / moves:.3f} s a move, under {minimum} s"
+    total = (timeline[-1]["received_at"] - game.created_at).total_seconds()
+    all_moves = len(standing_entries(entries))
+    if run_start == len(entries):
+        return f"won in {total:.1f} s with {all_moves} moves: {pace}"
+    run = all_moves - moves
+    return (
+        f"won in {total:.1f} s with {all_moves} moves; leaving out the last {run}, which only "
+        f"sent cards to the foundations (as Finish does), the {moves} before them took "
+        f"{seconds:.1f} s: {pace}"
+    )
+
+
+def _longest_burst(timeline: list[dict[str, Any]]) -> str | None:
     """The longest run of moves each under FAIR_PLAY_BURST_MS after the one before, when it
-    reaches FAIR_PLAY_BURST_MOVES, in words; else None."""
+    reaches FAIR_PLAY_BURST_MOVES, in words; else None. Finish (play.js FINISH_STEP_MS) waits
+    longer than that between its moves, so it never makes a burst (tests/games/test_fair_play
+    pins it)."""
     limit_ms, needed = settings.FAIR_PLAY_BURST_MS, settings.FAIR_PLAY_BURST_MOVES
     best: tuple[int, int, float] | None = None  # (length, first step, fastest gap)
     run, start, fastest = 0, 0, float("inf")
-    for entry in review_timeline(game, rows):
+    for entry in timeline:
         if entry["gap_ms"] < limit_ms:
             if run == 0:
                 start, fastest = entry["number"], float("inf")

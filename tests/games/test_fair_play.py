@@ -9,6 +9,7 @@ arrives, so a crafted attempt and a person's play differ only in their timing.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterable
 from itertools import cycle, islice
 from typing import Any
@@ -17,12 +18,15 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings as django_settings
 from django.core.management import CommandError, call_command
 from django.test import Client
 from django.utils import timezone
 
 from config.asgi import application
+from config.settings import BASE_DIR
 from games import daily, services
+from games.history import final_run_home
 from games.models import AuditLog, Game, GameFlag, Move
 from tests.games.helpers import client_for, make_user, solve, staff_challenge
 
@@ -127,7 +131,11 @@ def test_a_scripted_win_is_flagged_as_it_finishes(
         "63 moves in a row under 150 ms apart (steps 1 to 63, the fastest 50 ms after the one "
         "before)"
     )
-    assert found["implausible_time"] == "won in 3.1 s with 63 moves: 0.050 s a move, under 0.5 s"
+    # The last nine moves only send cards home (what Finish does): not counted, nor their time.
+    assert found["implausible_time"] == (
+        "won in 3.1 s with 63 moves; leaving out the last 9, which only sent cards to the "
+        "foundations (as Finish does), the 54 before them took 2.7 s: 0.050 s a move, under 0.5 s"
+    )
     assert all(f.automatic and f.is_open for f in GameFlag.objects.all())
     # A flag is for staff to judge: the attempt stays on the board until they exclude it.
     board = client_for().get(f"/api/leaderboards/daily/{DAY}/{SLUG}/").json()
@@ -142,6 +150,91 @@ def test_a_win_too_fast_for_its_moves_is_flagged_without_any_burst(
     game_id = start(clock, quick)
     play(clock, quick, game_id, winning_line, [0.3])  # never under 150 ms, 0.3 s a move
     assert set(flags(game_id)) == {"implausible_time"}
+
+
+# Finish sends each card 220 ms after the answer to the one before (play.js FINISH_STEP_MS):
+# the server sees them at least that far apart.
+FINISH_PACE = 0.22
+FINISH_STEP_MS = re.compile(r"^const FINISH_STEP_MS = (\d+);", re.M)
+
+
+def finishing_run(line: list[dict[str, Any]]) -> int:
+    """How many of the line's last moves send a card to a foundation from another pile."""
+    return len(line) - final_run_home(line)
+
+
+@pytest.mark.django_db
+def test_a_fast_honest_win_that_ends_with_finish_is_not_flagged(
+    clock: Clock, challenge: Any, winning_line: list
+) -> None:
+    """54 moves thought of at 0.52 s each, then Finish sends the last nine home: 0.48 s a move
+    over all 63, but the nine asked no thought."""
+    assert finishing_run(winning_line) == 9
+    fast = make_user("fast")
+    game_id = start(clock, fast)
+    play(clock, fast, game_id, winning_line[:54], [0.52])
+    game = play(clock, fast, game_id, winning_line[54:], [FINISH_PACE])
+    assert game.status == "won"
+    assert (game.finished_at - game.created_at).total_seconds() < 63 * 0.5
+    assert flags(game_id) == {}
+    call_command("flag_games", game_id)
+    assert flags(game_id) == {}
+
+
+@pytest.mark.django_db
+def test_a_win_too_fast_before_its_final_run_home_is_still_flagged(
+    clock: Clock, challenge: Any, winning_line: list
+) -> None:
+    """0.4 s a move until the last nine, which take their time: 0.77 s a move over the whole
+    game, but the moves that needed thought came too fast."""
+    quick = make_user("quick")
+    game_id = start(clock, quick)
+    play(clock, quick, game_id, winning_line[:54], [0.4])
+    game = play(clock, quick, game_id, winning_line[54:], [3.0])
+    assert (game.finished_at - game.created_at).total_seconds() > 63 * 0.5
+    assert flags(game_id) == {
+        "implausible_time": "won in 48.6 s with 63 moves; leaving out the last 9, which only "
+        "sent cards to the foundations (as Finish does), the 54 before them took 21.6 s: "
+        "0.400 s a move, under 0.5 s"
+    }
+
+
+def test_the_final_run_home_is_read_from_the_moves_themselves() -> None:
+    def move(source: str, target: str) -> dict[str, Any]:
+        return {"type": "move", "from": source, "to": target, "count": 1}
+
+    home = move("tableau:1", "foundation:0")
+    assert final_run_home([]) == 0
+    assert final_run_home([move("tableau:0", "tableau:1")]) == 1
+    assert final_run_home([move("tableau:0", "tableau:1"), home, home]) == 1
+    assert final_run_home([home, {"type": "deal"}, home]) == 2
+    assert final_run_home([home, {"type": "undo"}, home]) == 2
+    assert final_run_home([home, move("foundation:0", "foundation:1"), home]) == 2
+    assert final_run_home([home, move("waste", "foundation:3")]) == 0
+    assert final_run_home([home, {"type": "move", "to": "foundation:1"}]) == 0  # no source
+    assert final_run_home([home, "foundation:1"]) == 2  # not a move at all
+
+
+def test_finish_is_paced_slower_than_a_burst() -> None:
+    """The play page's Finish sends a card home every FINISH_STEP_MS at the quickest: that
+    must stay above FAIR_PLAY_BURST_MS, or a long Finish would be flagged as a burst."""
+    source = (BASE_DIR / "frontend/static/frontend/js/play.js").read_text()
+    [step_ms] = FINISH_STEP_MS.findall(source)
+    assert int(step_ms) == FINISH_PACE * 1000
+    assert int(step_ms) > django_settings.FAIR_PLAY_BURST_MS
+
+
+@pytest.mark.django_db
+def test_ten_moves_at_finish_pace_are_no_burst(
+    clock: Clock, challenge: Any, winning_line: list
+) -> None:
+    steady = make_user("steady")
+    game_id = start(clock, steady)
+    play(clock, steady, game_id, winning_line[:3], [2.0])
+    play(clock, steady, game_id, winning_line[3:13], [FINISH_PACE])
+    resign(clock, steady, game_id)
+    call_command("flag_games", game_id)
+    assert flags(game_id) == {}
 
 
 @pytest.mark.django_db

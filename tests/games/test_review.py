@@ -242,6 +242,20 @@ def test_the_review_shows_every_card_before_and_after_the_selected_move(
         assert f'data-row="{number}"' in page, "the whole move list"
 
 
+def test_the_review_says_what_the_automatic_checks_look_for(
+    staff_client: Client, game: Game, settings: Any
+) -> None:
+    settings.FAIR_PLAY_MIN_SECONDS_PER_MOVE = 0.75
+    page = staff_client.get(review_url(game.pk)).content.decode()
+    [help_text] = re.findall(r'<p class="help" id="fair-play-help">(.*?)</p>', page, re.S)
+    help_text = " ".join(help_text.split())
+    assert "10 moves in a row each under 150 ms after the one before" in help_text
+    assert "implausibly fast under 0.75 s a move" in help_text
+    assert "leaves out the final run of moves that only send cards to the foundations" in (
+        help_text
+    )
+
+
 def test_the_review_steps_through_the_history(staff_client: Client, game: Game) -> None:
     deal = staff_client.get(review_url(game.pk, step=0)).content.decode()
     assert "The deal" in deal and "Before move" not in deal
