@@ -18,6 +18,7 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
+from django.dispatch import Signal
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.encoding import force_bytes
@@ -150,8 +151,19 @@ def remove_accounts(*, actor: AbstractUser, users: Iterable[AbstractUser]) -> in
     users = list(users)
     if any(user.pk == actor.pk for user in users):
         raise ApiError("own_account", OWN_ACCOUNT_MESSAGE, status_code=403)
-    _remove_accounts(users)
+    with transaction.atomic():
+        # Before the deletion, while the accounts and what goes with them can still be read;
+        # a receiver that fails leaves every account in place.
+        removed_by_staff.send(sender=remove_accounts, actor=actor, users=users)
+        _remove_accounts(users)
     return len(users)
+
+
+#: Sent by ``remove_accounts`` in its transaction, just before the accounts go, with ``actor``
+#: (the staff member) and ``users``: the games app writes each removal to the staff audit log
+#: (``games.signals``), so this app needs nothing of that one. A player closing their own
+#: account (``delete_account``) is not a staff action, and sends nothing.
+removed_by_staff = Signal()
 
 
 def _remove_accounts(users: list[AbstractUser]) -> None:

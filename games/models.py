@@ -216,8 +216,9 @@ class GameFlag(models.Model):
 
 
 class AuditLog(models.Model):
-    """One staff action (flag, unflag, exclude, reinstate, a daily seed set or removed): who,
-    when, what and why. Written once by ``games.services``, never changed."""
+    """One staff action (flag, unflag, exclude, reinstate, a daily seed set or removed, an
+    account deleted): who, when, what and why. Written once by ``games.services``, never
+    changed. A player closing their own account is not a staff action: it leaves no entry."""
 
     class Action(models.TextChoices):
         FLAG = "flag"
@@ -226,6 +227,7 @@ class AuditLog(models.Model):
         REINSTATE = "reinstate"
         SET_SEED = "set_seed", "set daily seed"
         REMOVE_SEED = "remove_seed", "remove daily seed"
+        DELETE_ACCOUNT = "delete_account", "delete account"
 
     created_at = models.DateTimeField(default=timezone.now)
     actor = models.ForeignKey(

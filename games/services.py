@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import Count
 from django.utils import timezone
 
 from config.api import ApiError
@@ -581,6 +582,37 @@ def remove_daily_challenge(
         challenge.delete()
 
 
+def audit_account_removals(
+    *, actor: AbstractBaseUser, users: Sequence[AbstractBaseUser]
+) -> list[AuditLog]:
+    """Staff delete accounts (``accounts.services.remove_accounts``, the admin's delete of one
+    or several): an audit entry per account, in the caller's transaction, written before the
+    accounts go. The entry names the account in words that outlive it (``target``, and its id,
+    username and games in ``details``); no email or other personal detail is kept."""
+    games = dict(
+        Game.objects.filter(owner__in=[user.pk for user in users])
+        .order_by()
+        .values_list("owner")
+        .annotate(n=Count("pk"))
+    )
+    return [
+        _audit(
+            actor,
+            AuditLog.Action.DELETE_ACCOUNT,
+            "",
+            target=f"account {user.pk} ({user.get_username()})",
+            details={
+                "user_id": user.pk,
+                "username": user.get_username(),
+                "staff": bool(getattr(user, "is_staff", False)),
+                "games": games.get(user.pk, 0),
+                "removed_together": len(users),
+            },
+        )
+        for user in users
+    ]
+
+
 def _lock_any_game(game_id: int) -> Game:
     """Any player's game, locked until the transaction ends: for staff and the checks."""
     try:
@@ -608,18 +640,17 @@ def _audit(
     game: Game | None = None,
     challenge: DailyChallenge | None = None,
     details: dict[str, Any] | None = None,
+    target: str | None = None,
 ) -> AuditLog:
-    if game is not None:
+    if target is None and game is not None:
         target = f"game {game.pk} ({game.deal.variant}, {game.owner.get_username()})"
-    elif challenge is not None:
+    elif target is None and challenge is not None:
         target = f"daily challenge {challenge.date} {challenge.variant}"
-    else:
-        target = ""
     return AuditLog.objects.create(
         actor=actor,
         actor_name=actor.get_username(),
         action=action,
-        target=target,
+        target=target or "",
         game=game,
         daily=challenge,
         reason=reason,

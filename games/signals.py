@@ -2,7 +2,8 @@
 
 A player can be removed two ways, closing their own account (``accounts.services``) or by staff
 in the admin; either way their games go with them (``Game.owner`` cascades), so their ranked
-attempts leave the daily leaderboards and the boards' live watchers must be told.
+attempts leave the daily leaderboards and the boards' live watchers must be told. Staff
+removing accounts is a staff action, written to the audit log like the others.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from django.conf import settings
 from django.db.models.signals import pre_delete
 from django.dispatch import receiver
 
-from games import live, selectors
+from accounts.services import removed_by_staff
+from games import live, selectors, services
 
 
 @receiver(pre_delete, sender=settings.AUTH_USER_MODEL, dispatch_uid="games.player_removed")
@@ -21,3 +23,9 @@ def player_removed(sender: Any, instance: Any, **kwargs: Any) -> None:
     # Read before the cascade deletes the games; sent only if the deletion commits.
     for date, variant in selectors.daily_boards_entered(instance):
         live.schedule_leaderboard_update(date, variant)
+
+
+@receiver(removed_by_staff, dispatch_uid="games.accounts_removed_by_staff")
+def accounts_removed_by_staff(sender: Any, actor: Any, users: list[Any], **kwargs: Any) -> None:
+    # In the removal's transaction: no account goes without its audit entry.
+    services.audit_account_removals(actor=actor, users=users)

@@ -96,3 +96,11 @@ def test_other_players_and_the_audit_log_stay(signed_in: Client, ada: User) -> N
     assert Game.objects.filter(pk=theirs.pk).exists()
     entry = AuditLog.objects.get()
     assert entry.game is None and entry.actor == staff  # the record of the staff action stays
+
+
+def test_closing_ones_own_account_is_not_a_staff_action_and_leaves_no_audit_entry(
+    signed_in: Client, ada: User
+) -> None:
+    games.create_game(user=ada, variant_slug="gold-mine", seed=3)
+    assert close(signed_in).status_code == 204
+    assert not AuditLog.objects.exists()

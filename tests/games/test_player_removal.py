@@ -220,3 +220,105 @@ def test_the_deletion_page_says_why_staff_cannot_delete_themselves(django_user_m
     )
     assert "You cannot delete your own account here" in page.content.decode()
     assert django_user_model.objects.count() == 2
+
+
+# -- the audit log ----------------------------------------------------------------------------
+
+
+def deletions() -> list[tuple[str, str, str, dict]]:
+    from games.models import AuditLog
+
+    entries = AuditLog.objects.filter(action="delete_account").order_by("pk")
+    return [(e.actor_name, e.target, e.reason, e.details) for e in entries]
+
+
+@pytest.mark.parametrize("how", ["one", "several"])
+def test_staff_deleting_players_in_the_admin_is_written_to_the_audit_log(
+    django_user_model, boss, how
+):
+    from games.models import AuditLog
+
+    leaving = django_user_model.objects.create_user("leaving", password="x")
+    also = django_user_model.objects.create_user("also-leaving", password="x", is_staff=True)
+    staying = django_user_model.objects.create_user("staying", password="x")
+    attempt(leaving)
+    services.create_game(user=leaving, variant_slug="gold-mine", seed=3)
+    attempt(staying)
+    removed = [leaving] if how == "one" else [leaving, also]
+    staff = admin_client(boss)
+
+    assert delete_in_admin(staff, removed, how).status_code == 302
+
+    expected = [
+        (
+            "boss",
+            f"account {leaving.pk} (leaving)",
+            "",
+            {
+                "user_id": leaving.pk,
+                "username": "leaving",
+                "staff": False,
+                "games": 2,
+                "removed_together": len(removed),
+            },
+        )
+    ]
+    if how == "several":
+        expected.append(
+            (
+                "boss",
+                f"account {also.pk} (also-leaving)",
+                "",
+                {
+                    "user_id": also.pk,
+                    "username": "also-leaving",
+                    "staff": True,
+                    "games": 0,
+                    "removed_together": 2,
+                },
+            )
+        )
+    assert sorted(deletions()) == sorted(expected)
+    assert all(e.actor == boss and e.game is None for e in AuditLog.objects.all())
+    # The audit log's page in the admin lists them, by action, with the account in words.
+    page = staff.get("/admin/games/auditlog/", {"action__exact": "delete_account"})
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert html.count('<td class="field-action">delete account</td>') == len(removed)
+    assert f'<td class="field-target">account {leaving.pk} (leaving)</td>' in html
+    entry = AuditLog.objects.filter(action="delete_account").first()
+    assert staff.get(f"/admin/games/auditlog/{entry.pk}/change/").status_code == 200
+    found = staff.get("/admin/games/auditlog/", {"q": "leaving"}).content.decode()
+    assert f"account {leaving.pk} (leaving)" in found
+
+
+def test_the_deletion_entry_outlives_its_actor(django_user_model, boss):
+    other_boss = django_user_model.objects.create_superuser("other-boss", "o@example.org", "pw")
+    player = django_user_model.objects.create_user("player", password="x")
+    ids = player.pk, boss.pk  # a deleted instance forgets its pk
+    accounts.remove_accounts(actor=boss, users=[player])
+    accounts.remove_accounts(actor=other_boss, users=[boss])
+    assert [(actor, target) for actor, target, *_ in deletions()] == [
+        ("boss", f"account {ids[0]} (player)"),
+        ("other-boss", f"account {ids[1]} (boss)"),
+    ]
+    from games.models import AuditLog
+
+    first = AuditLog.objects.order_by("pk").first()
+    assert first.actor is None and first.actor_name == "boss"
+
+
+def test_a_removal_that_fails_or_is_refused_leaves_no_entry(django_user_model, boss, monkeypatch):
+    player = django_user_model.objects.create_user("player", password="x")
+    with pytest.raises(ApiError):
+        accounts.remove_accounts(actor=boss, users=[player, boss])
+    assert deletions() == []
+
+    def broken(users):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(accounts, "_remove_accounts", broken)
+    with pytest.raises(RuntimeError):
+        accounts.remove_accounts(actor=boss, users=[player])
+    assert deletions() == []
+    assert django_user_model.objects.filter(pk=player.pk).exists()
