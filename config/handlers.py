@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import AsyncIterator, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextvars import ContextVar
 from typing import Any
@@ -85,3 +86,40 @@ class SyncChainASGIHandler(ASGIHandler):
         # thread. The context, request_loop set, goes with it.
         request_loop.set(asyncio.get_running_loop())
         return await sync_to_async(self.get_response, thread_sensitive=True)(request)
+
+
+def streaming_content(chunks: Iterator[bytes]) -> Iterable[bytes] | StreamOnRequestThread:
+    """The content of a ``StreamingHttpResponse`` that is sent as it is made.
+
+    Under this handler (an ASGI request: ``request_loop`` set) Django would read a synchronous
+    iterator to its end, into a list, before sending any of it; so it gets an asynchronous
+    one that advances ``chunks`` on the request's own thread (its database connection, and a
+    transaction the chunks hold open), one chunk a trip. Elsewhere (WSGI, the test client)
+    ``chunks`` as they are."""
+    if request_loop.get() is None:
+        return chunks
+    return StreamOnRequestThread(chunks)
+
+
+class StreamOnRequestThread:
+    """``chunks`` as an asynchronous iterator, each step on the request's thread (the
+    ``ThreadSensitiveContext`` the handler runs the request in). ``close``, which Django calls
+    on the request's thread as the response closes, after the last chunk or a client gone
+    away, closes ``chunks`` there too: a generator left to the garbage collector would leave
+    its ``with`` blocks on whatever thread collects it."""
+
+    def __init__(self, chunks: Iterator[bytes]) -> None:
+        self.chunks = chunks
+
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        return self._chunks()
+
+    async def _chunks(self) -> AsyncIterator[bytes]:
+        step = sync_to_async(next, thread_sensitive=True)
+        while (chunk := await step(self.chunks, None)) is not None:
+            yield chunk
+
+    def close(self) -> None:
+        close = getattr(self.chunks, "close", None)
+        if close is not None:
+            close()

@@ -6,15 +6,19 @@ import datetime as dt
 from typing import Any
 
 from django.core.paginator import EmptyPage, Paginator
+from django.http import StreamingHttpResponse
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, BasePermission
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import ApiError, ApiErrorSerializer
+from config.handlers import streaming_content
 from games import daily, selectors, services
 from games.idempotency import respond_once
 from games.rules import VARIANTS
@@ -263,10 +267,17 @@ class ExportView(APIView):
         operation_id="me_export",
         responses={200: ExportSerializer, 401: ApiErrorSerializer, 403: ApiErrorSerializer},
     )
-    def get(self, request: Request) -> Response:
-        data = selectors.player_export(request.user)
-        response = Response(data)
-        day = data["exported_at"].date().isoformat()
+    def get(self, request: Request) -> StreamingHttpResponse:
+        # Streamed as it is read (games.selectors.player_export): the same JSON document and
+        # headers as a Response would carry, but never the whole of it in memory. Whatever
+        # is refused (not signed in, an Accept that is not JSON) is refused before this, as
+        # JSON; a failure once the download has begun cuts it short, an incomplete document.
+        exported_at = timezone.now()
+        chunks = selectors.player_export(request.user, exported_at=exported_at)
+        response = StreamingHttpResponse(
+            streaming_content(chunks), content_type=JSONRenderer.media_type
+        )
+        day = exported_at.date().isoformat()
         response["Content-Disposition"] = f'attachment; filename="patience-data-{day}.json"'
         response["Cache-Control"] = "no-store"  # personal data: no copy in any cache
         return response
