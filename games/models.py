@@ -225,9 +225,9 @@ class AuditLog(models.Model):
         UNFLAG = "unflag"
         EXCLUDE = "exclude"
         REINSTATE = "reinstate"
-        SET_SEED = "set_seed", "set daily seed"
-        REMOVE_SEED = "remove_seed", "remove daily seed"
-        DELETE_ACCOUNT = "delete_account", "delete account"
+        SET_SEED = "set_seed", "Set daily seed"
+        REMOVE_SEED = "remove_seed", "Remove daily seed"
+        DELETE_ACCOUNT = "delete_account", "Delete account"
 
     created_at = models.DateTimeField(default=timezone.now)
     actor = models.ForeignKey(

@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='auditlog',
             name='action',
-            field=models.CharField(choices=[('flag', 'Flag'), ('unflag', 'Unflag'), ('exclude', 'Exclude'), ('reinstate', 'Reinstate'), ('set_seed', 'set daily seed'), ('remove_seed', 'remove daily seed'), ('delete_account', 'delete account')], max_length=16),
+            field=models.CharField(choices=[('flag', 'Flag'), ('unflag', 'Unflag'), ('exclude', 'Exclude'), ('reinstate', 'Reinstate'), ('set_seed', 'Set daily seed'), ('remove_seed', 'Remove daily seed'), ('delete_account', 'Delete account')], max_length=16),
         ),
     ]

@@ -581,3 +581,8 @@ def test_the_flag_list_names_the_player_and_filters_by_game_and_day(
 )
 def test_times_are_rounded_before_they_are_split_into_units(ms: float, text: str) -> None:
     assert duration_text(ms) == text
+
+
+def test_the_audit_logs_actions_are_labelled_alike_in_its_filter_and_column() -> None:
+    labels = [str(label) for label in AuditLog.Action.labels]
+    assert all(label[0].isupper() for label in labels), labels
