@@ -102,9 +102,9 @@ export async function api(method, path, body, { idempotent = false } = {}) {
  * again (the player may have closed other pages to come back to this one). The backoff starts
  * over once a connection has brought a message: a refused one opens and closes at once.
  * Returns {close(), send(obj), get open()}.
- * Options: onOpen(), onClose(code) — e.g. to show a "live"/"offline" indicator.
+ * Options: onClose(code) — e.g. to show a "live"/"offline" indicator.
  */
-export function socket(path, onMessage, { onOpen, onClose } = {}) {
+export function socket(path, onMessage, { onClose } = {}) {
   const FINAL = new Set([4401, 4403, 4404, 4429]);
   const TOO_MANY_CONNECTIONS = 4430;
   let ws = null;
@@ -122,7 +122,6 @@ export function socket(path, onMessage, { onOpen, onClose } = {}) {
     ws.addEventListener("open", () => {
       // A rare ping keeps proxies from dropping an idle connection (well under the flood limit).
       keepAlive = setInterval(() => send({ type: "ping" }), 25000);
-      onOpen?.();
     });
     ws.addEventListener("message", (event) => {
       let data;
