@@ -424,20 +424,29 @@ def test_screen_readers_hear_each_move_made_what_it_turned_up_and_each_deal(site
         f"{spoken(turned[0]['card'])} turned up on Tableau pile 3."
     )
 
-    page.keyboard.press("d")  # a deal is said too
+    # A deal is said too: the card each of the ten piles got, as a sighted player sees them land.
+    events = line.play(DEAL)
+    assert not [event for event in events if event["type"] == "run_removed"]
+    landed = [f"{spoken(line.top(f'tableau:{i}'))} to Tableau pile {i + 1}" for i in range(10)]
+    page.keyboard.press("d")
     expect_move_number(page, 2)
-    expect(page.locator("#announce")).to_have_text("Dealt from the stock.")
+    expect(page.locator("#announce")).to_have_text(f"Dealt from the stock: {', '.join(landed)}.")
 
 
-def test_a_deal_says_the_card_it_put_on_the_waste(site, page):
-    line = Line("gold-mine", 1)
-    open_game(page, site, start_game(page, "gold-mine", 1))
+@pytest.mark.parametrize(("slug", "seed"), [("gold-mine", 1), ("blondes-and-brunettes", 3)])
+def test_a_deal_says_the_cards_it_put_on_the_waste(site, page, slug, seed):
+    """Gold Mine deals three cards (the waste shows all three), Blondes and Brunettes one: the
+    announcement names each, the last dealt (on top) last."""
+    line = Line(slug, seed)
+    open_game(page, site, start_game(page, slug, seed))
     line.play(DEAL)
-    top = spoken(line.top("waste"))
+    dealt = [spoken(code) for code in line.view()["piles"]["waste"]["cards"]]
+    assert len(dealt) == {"gold-mine": 3, "blondes-and-brunettes": 1}[slug]
+    said = ", ".join(dealt[:-1]) + " and " + dealt[-1] if len(dealt) > 1 else dealt[0]
     pile(page, "stock").focus()
     page.keyboard.press("d")
     expect_move_number(page, 1)
-    expect(page.locator("#announce")).to_have_text(f"Dealt from the stock: {top} on the waste.")
+    expect(page.locator("#announce")).to_have_text(f"Dealt from the stock: {said} to the waste.")
 
 
 def test_a_hint_marks_the_engines_suggestion_and_the_key_h_asks_again(site, page):

@@ -198,12 +198,46 @@ async function refused(error) {
  * visible notes (a run removed, the base rank) are #message's, a live region of its own. */
 const capitalised = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
+/** "Seven of clubs", "Four of clubs and Nine of hearts", "Two of clubs, Four of clubs and Nine of hearts". */
+function cardList(codes) {
+  const names = codes.map(cardName);
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names.join("");
+}
+
+/** The cards a deal put where the player sees them, as [pile id, codes] in the board's order: on
+ * each pile the face-up cards on top that it did not hold before (the last dealt on top). A dealt
+ * card that finished a run (Grounds for Divorce) went on with it to the discard, whose new cards
+ * are those runs in the order they went: it is its run's last card, the one the discard shows. */
+function dealtCards(before, next) {
+  const was = (id) => before.state.piles[id]?.cards ?? [];
+  const runs = (next.events ?? []).filter((e) => e.type === "run_removed");
+  const discard = next.state.piles.discard?.cards ?? [];
+  const runCards = discard.slice(was("discard").length);
+  const runSize = runs.length ? runCards.length / runs.length : 0;
+  const landed = [];
+  for (const [id, pile] of Object.entries(next.state.piles)) {
+    if (id === "stock" || id === "discard") continue;
+    const run = runs.findIndex((e) => e.pile === id);
+    const fresh =
+      run >= 0
+        ? [runCards[(run + 1) * runSize - 1]]
+        : pile.cards.length > was(id).length && was(id).every((code, i) => code === pile.cards[i])
+          ? pile.cards.slice(was(id).length)
+          : [];
+    const seen = fresh.filter(Boolean); // face up: a face-down card has no code on the page
+    if (seen.length) landed.push([id, seen]);
+  }
+  return landed;
+}
+
 function moveSummary(move, before, next) {
   const name = (id) => pileInSentence(id, next.variant);
   const parts = [];
   if (move.type === "deal") {
-    const waste = next.state.piles.waste?.cards.at(-1);
-    parts.push(waste ? `Dealt from the stock: ${cardName(waste)} on the waste.` : "Dealt from the stock.");
+    // "Dealt from the stock: Seven of clubs to Tableau pile 1, Two of hearts to Tableau pile 2.",
+    // "Dealt from the stock: Four of clubs, Nine of hearts and Jack of spades to the waste."
+    const landed = dealtCards(before, next).map(([id, codes]) => `${cardList(codes)} to ${name(id)}`);
+    parts.push(landed.length ? `Dealt from the stock: ${landed.join(", ")}.` : "Dealt from the stock.");
   } else {
     const count = move.count ?? 1;
     const moved = before.state.piles[move.from]?.cards.at(-count);
