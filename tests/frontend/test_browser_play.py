@@ -449,6 +449,44 @@ def test_a_deal_says_the_cards_it_put_on_the_waste(site, page, slug, seed):
     expect(page.locator("#announce")).to_have_text(f"Dealt from the stock: {said} to the waste.")
 
 
+def test_announce_never_keeps_an_older_actions_words(site, page):
+    """#announce says what the last action did: after a hint or a refusal (which #message, a
+    live region itself, says) it holds nothing older, and an undo says what it took back."""
+    errors = watch_errors(page)
+    line = Line("selective-castle", 1)
+    open_game(page, site, start_game(page, "selective-castle", 1))
+    announce = page.locator("#announce")
+    moved = line.top("tableau:2")
+    line.play(card("tableau:2", "tableau:7"))
+    pile(page, "tableau:2").focus()
+    page.keyboard.press("Enter")
+    navigate_to(page, "tableau:7")
+    page.keyboard.press("Enter")
+    expect_move_number(page, 1)
+    expect(announce).to_have_text(
+        f"Moved the {spoken(moved)} from Tableau pile 3 to Tableau pile 8."
+    )
+    page.evaluate(_WATCH_LIVE, ["message", "announce"])
+
+    page.keyboard.press("h")  # the hint is #message's: #announce is emptied, not given it too
+    expect(page.locator("#message")).to_have_text(re.compile(r"^Hint: "))
+    expect(announce).to_have_text("")
+    assert not any("Hint" in text for text in live_texts(page, "announce"))
+
+    refused = card("tableau:5", "tableau:3")  # Ten of spades onto a Four
+    tap_move(page, refused)  # the pick-up is announced, then the refusal replaces it
+    expect(page.locator("#message")).to_have_text(line.refusal(refused))
+    expect(announce).to_have_text("")
+
+    page.keyboard.press("u")  # #message notes it; #announce says which card went where
+    expect_move_number(page, 2)
+    expect(page.locator("#message")).to_have_text("Move taken back.")
+    expect(announce).to_have_text(
+        f"The {spoken(moved)} went back from Tableau pile 8 to Tableau pile 3."
+    )
+    assert errors == []
+
+
 def test_a_hint_marks_the_engines_suggestion_and_the_key_h_asks_again(site, page):
     line = Line("selective-castle", 1)
     open_game(page, site, start_game(page, "selective-castle", 1))

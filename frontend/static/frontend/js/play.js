@@ -60,6 +60,7 @@ function whenSignedOut() {
   link.id = "sign-in-again";
   link.href = `/signin/?next=${encodeURIComponent(window.location.pathname)}`;
   link.textContent = "Sign in again";
+  announce("");
   liveText(message, `${signedOut} `, link);
   message.dataset.kind = "error";
   headerSignedOut();
@@ -68,6 +69,14 @@ function whenSignedOut() {
 }
 
 const announce = (text) => liveText($("announce"), text);
+
+/** #message says `text` as what just happened, and #announce, which may still hold what an
+ * earlier action did (a move, a pick-up), is emptied: a screen reader that reads it again must
+ * not hear an old move, and #message, a live region itself, is not read twice. */
+function sayOnly(text, kind = "error") {
+  announce("");
+  say(text, kind);
+}
 
 function clock(seconds) {
   const total = Math.max(0, Math.floor(seconds));
@@ -186,10 +195,10 @@ async function refused(error) {
     await reload().catch(() => {});
     // The server's stale message tells a script to reload; the page has done so already.
     const stale = "The game moved on in another tab or device. The board now shows the latest position.";
-    say(error.code === "stale_move_number" ? stale : error.message);
+    sayOnly(error.code === "stale_move_number" ? stale : error.message);
     return;
   }
-  say(error.message || "Something went wrong.");
+  sayOnly(error.message || "Something went wrong.");
   if (game) show(game, { force: true });
 }
 
@@ -230,6 +239,12 @@ function dealtCards(before, next) {
   return landed;
 }
 
+/** "the Queen of hearts", "the Queen of hearts and the card on it", "… and the 3 cards on it". */
+function cardsWords(code, count) {
+  const others = count > 1 ? ` and the ${count === 2 ? "card" : `${count - 1} cards`} on it` : "";
+  return `the ${cardName(code)}${others}`;
+}
+
 function moveSummary(move, before, next) {
   const name = (id) => pileInSentence(id, next.variant);
   const parts = [];
@@ -241,14 +256,59 @@ function moveSummary(move, before, next) {
   } else {
     const count = move.count ?? 1;
     const moved = before.state.piles[move.from]?.cards.at(-count);
-    const others = count > 1 ? ` and the ${count === 2 ? "card" : `${count - 1} cards`} on it` : "";
-    parts.push(`Moved the ${cardName(moved)}${others} from ${name(move.from)} to ${name(move.to)}.`);
+    parts.push(`Moved ${cardsWords(moved, count)} from ${name(move.from)} to ${name(move.to)}.`);
   }
   for (const event of next.events ?? []) {
     if (event.type === "turned_up") parts.push(`${cardName(event.card)} turned up on ${name(event.pile)}.`);
     if (event.type === "pile_filled") parts.push(`${capitalised(name(event.pile))} refilled with the ${cardName(event.card)}.`);
   }
   return parts.join(" ");
+}
+
+const sameCards = (a, b) => a.length === b.length && a.every((code, i) => code === b[i]);
+
+/** What an undo took back, in words: "The Queen of hearts went back from Foundation 1 to Tableau
+ * pile 2." The page sees two versions, not the move, so it finds the move that leads from the one
+ * now shown to the one before: a legal move now (it was legal before the move taken back), whose
+ * cards are on top of their pile now and were, before the undo, on its target (or had gone on to
+ * the discard with a run they finished), their pile then holding the cards below (or a card that
+ * refilled it, now back where it came from). "" when no move fits. */
+function undoSummary(before, next) {
+  const name = (id) => pileInSentence(id, next.variant);
+  const was = (id) => before.state.piles[id]?.cards ?? [];
+  const now = (id) => next.state.piles[id]?.cards ?? [];
+  for (const { type, from, to, count } of next.legal_moves ?? []) {
+    if (type !== "move") continue;
+    const moved = now(from).slice(-count);
+    if (moved.length !== count || !moved.every(Boolean)) continue;
+    const below = now(from).slice(0, -count);
+    // A pile the move emptied took a card at once (Blondes and Brunettes, from the waste).
+    const filler = !below.length && was(from).length === 1 ? was(from)[0] : null;
+    const feeder = filler
+      ? Object.keys(next.state.piles).find(
+          (id) => id !== from && id !== to && now(id).at(-1) === filler && sameCards(now(id).slice(0, -1), was(id)),
+        )
+      : null;
+    if (!sameCards(was(from), below) && !feeder) continue;
+    const landed = [...now(to), ...moved]; // the target just after the move
+    const run = landed.slice(was(to).length); // what went on to the discard, when not all stayed
+    const discard = was("discard");
+    const toDiscard =
+      !sameCards(landed, was(to)) &&
+      sameCards(landed.slice(0, was(to).length), was(to)) &&
+      sameCards(discard.slice(-run.length), run) &&
+      sameCards(now("discard"), discard.slice(0, -run.length));
+    if (!sameCards(landed, was(to)) && !toDiscard) continue;
+    const what = capitalised(cardsWords(moved[0], count));
+    const parts = [
+      toDiscard
+        ? `${what} went back from the discard to ${name(from)}${run.length > count ? `, the rest of its run to ${name(to)}` : ""}.`
+        : `${what} went back from ${name(to)} to ${name(from)}.`,
+    ];
+    if (feeder) parts.push(`The ${cardName(filler)} went back to ${name(feeder)}.`);
+    return parts.join(" ");
+  }
+  return "";
 }
 
 /** Why an action cannot apply to the game as shown now, in words, or null when it can. The
@@ -276,17 +336,19 @@ function hintRefusal() {
 /** Send an action about the version shown, after those before it; `refusal()` says why it
  * cannot apply to that version (checked when its turn comes), and then nothing is sent.
  * `body` may be a function of the game shown when its turn comes, giving null to send nothing.
- * `quiet`: leave #message, its notes and #announce to the caller (Finish). Resolves to true when
- * the server accepted the action, false when it was refused or not sent for a reason #message
- * now gives, null when `body` gave nothing to send. */
-function act(path, body, refusal = notOver, { quiet = false } = {}) {
+ * `summary(fields, before, next)`: what the accepted action did, in words, for #announce (left
+ * empty without one, so that it never keeps an older action's words). `quiet`: leave #message,
+ * its notes and #announce to the caller (Finish). Resolves to true when the server accepted the
+ * action, false when it was refused or not sent for a reason #message now gives, null when
+ * `body` gave nothing to send. */
+function act(path, body, refusal = notOver, { quiet = false, summary = null } = {}) {
   queue = queue.then(async () => {
     if (!game || whenSignedOut()) return false;
     const before = game;
     const why = refusal();
     if (why) {
       show(game, { force: true }); // put back a card picked up
-      say(why);
+      sayOnly(why);
       return false;
     }
     const fields = typeof body === "function" ? body(game) : body;
@@ -297,7 +359,7 @@ function act(path, body, refusal = notOver, { quiet = false } = {}) {
       show(next);
       if (quiet) return true;
       notes(next.events);
-      if (fields.move) announce(moveSummary(fields.move, before, next));
+      announce(summary ? summary(fields, before, next) : "");
       return true;
     } catch (error) {
       await refused(error);
@@ -317,11 +379,9 @@ function clearHint() {
 function hintText(move) {
   if (move.type === "deal") return "Hint: deal from the stock.";
   const cards = game.state.piles[move.from].cards;
-  const rest = move.count - 1;
-  const others = rest ? ` and the ${rest === 1 ? "card" : `${rest} cards`} on it` : "";
   const from = pileInSentence(move.from, game.variant);
   const to = pileInSentence(move.to, game.variant);
-  return `Hint: move the ${cardName(cards.at(-move.count))}${others} from ${from} to ${to}.`;
+  return `Hint: move ${cardsWords(cards.at(-move.count), move.count)} from ${from} to ${to}.`;
 }
 
 /** Mark the hinted cards and where they go, on the board as drawn now. */
@@ -343,16 +403,16 @@ function askHint() {
   queue = queue.then(async () => {
     if (!game || whenSignedOut()) return;
     const why = hintRefusal();
-    if (why) return say(why, "info");
+    if (why) return sayOnly(why, "info");
     try {
       const path = `/api/games/${gameId}/hint/`;
       const answer = await api("POST", path, { expected_move_number: game.move_number }, { idempotent: true });
       if (answer.move_number !== game.move_number) return;
       game.counts.hints = answer.hints;
       showControls();
-      if (!answer.move) return say(answer.message, "info");
+      if (!answer.move) return sayOnly(answer.message, "info");
       showHint(answer.move);
-      say(hintText(answer.move), "info"); // #message is a live region: no announce() too
+      sayOnly(hintText(answer.move), "info"); // #message is a live region: not in #announce too
     } catch (error) {
       await refused(error);
     }
@@ -360,8 +420,9 @@ function askHint() {
   return queue;
 }
 
-const playMove = (move) => act(`/api/games/${gameId}/moves/`, { move });
-const undo = () => act(`/api/games/${gameId}/undo/`, {}, undoRefusal);
+const playMove = (move) =>
+  act(`/api/games/${gameId}/moves/`, { move }, notOver, { summary: (fields, before, next) => moveSummary(fields.move, before, next) });
+const undo = () => act(`/api/games/${gameId}/undo/`, {}, undoRefusal, { summary: (fields, before, next) => undoSummary(before, next) });
 
 // -- Finish: the cards that can go home, one move at a time ------------------------------------
 
@@ -414,12 +475,12 @@ async function finish() {
   if (finishing) return stopFinishing();
   await queue; // the version the player sees once what they sent before is answered
   if (!game || finishing || whenSignedOut()) return;
-  if (game.status !== "playing") return say(overWords());
-  if (!homeMoves(game).length) return say("No card can go to a foundation now.", "info");
+  if (game.status !== "playing") return sayOnly(overWords());
+  if (!homeMoves(game).length) return sayOnly("No card can go to a foundation now.", "info");
   const run = { sent: 0, stopped: false, wake: null, notes: [], refused: false };
   finishing = run;
   showFinish();
-  say("Sending cards to the foundations. Any key or click stops.", "info");
+  sayOnly("Sending cards to the foundations. Any key or click stops.", "info");
   // The move is chosen when its turn in the queue comes, from the version shown then (a newer
   // one from the websocket, when another tab moved meanwhile).
   const pick = (shown) => {
@@ -472,7 +533,7 @@ const input = attachInput(board, {
   undo,
   hint: askHint,
   finish,
-  say,
+  say: sayOnly,
   announce,
 });
 
@@ -484,7 +545,7 @@ async function newGame(button) {
     window.location.assign(`/play/${next.id}/`);
   } catch (error) {
     button.disabled = false;
-    say(error.message);
+    sayOnly(error.message);
   }
 }
 
