@@ -14,6 +14,7 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import Page, expect
 
+from games.rules.cards import card_name, parse_card
 from tests.frontend.browser_helpers import (
     Line,
     call_api,
@@ -290,3 +291,99 @@ def test_a_game_with_no_foundation_keeps_no_room_for_finish(site, page):
     open_game(page, site, start_game(page, "gold-mine", 1))  # no card can go home yet
     expect(finish).to_be_hidden()
     assert finish.bounding_box() is not None  # its place is kept: the board will not move
+
+
+def hold_second_move(page: Page, game_id: int) -> list:
+    """Hold Finish's second move before it reaches the server (its answer is on its way, as
+    far as the page knows); returns the list that receives the held route."""
+    seen: list[int] = []
+    held: list = []
+
+    def handler(route) -> None:
+        seen.append(1)
+        if route.request.method == "POST" and len(seen) == 2:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(re.compile(rf"/api/games/{game_id}/moves/$"), handler)
+    return held
+
+
+def wait_for(page: Page, held: list) -> None:
+    for _ in range(200):
+        if held:
+            return
+        page.wait_for_timeout(25)
+    raise AssertionError("Finish sent no second move")
+
+
+@pytest.mark.parametrize("how", ["key", "tap"])
+def test_a_card_picked_up_while_finish_is_answered_stays_picked_up(site, page, how):
+    """The player picks up a card (Enter, or a tap) while Finish's second move is on its way:
+    Finish stops, and the answer's redraw leaves the card in the player's hand, its targets
+    from the new position, ready to put down."""
+    errors = watch_errors(page)
+    line = Line("grandfathers-clock", 7)
+    expected = finishing_moves(Line("grandfathers-clock", 7))
+    line.play(expected[0])
+    line.play(expected[1])
+    # A card that Finish's held move leaves where it is, and that can go somewhere then.
+    source = next(m["from"] for m in line.legal() if m["from"] != expected[1]["from"])
+    game_id = start_game(page, "grandfathers-clock", 7)
+    open_game(page, site, game_id)
+    held = hold_second_move(page, game_id)
+    page.locator("#finish").click()
+    wait_for(page, held)
+    expect_move_number(page, 1)
+
+    picked = cards(page, source).last
+    if how == "key":
+        page.locator(f'#board .pile[data-pile="{source}"]').focus()
+        page.keyboard.press("Enter")
+    else:
+        picked.click()
+    expect(picked).to_have_class(re.compile(r"\bselected\b"))
+    held[0].continue_()
+    expect_move_number(page, 2)  # the answer is drawn
+    expect(page.locator("#message")).to_have_text("Stopped. Sent 2 cards to the foundations.")
+    picked = cards(page, source).last
+    expect(picked).to_have_class(re.compile(r"\bselected\b"))
+    targets = sorted(
+        move["to"] for move in line.legal() if move["from"] == source and move["count"] == 1
+    )
+    marked = page.eval_on_selector_all(
+        "#board .pile.target", "(piles) => piles.map((p) => p.dataset.pile).sort()"
+    )
+    assert marked == targets and targets, (marked, targets)
+
+    # And it goes where the player puts it.
+    page.locator(f'#board .pile[data-pile="{targets[0]}"]').click()
+    expect_move_number(page, 3)
+    line.play({"type": "move", "from": source, "to": targets[0], "count": 1})
+    assert tops(page) == line.tops()
+    assert errors == []
+
+
+def test_a_card_picked_up_that_finish_sends_home_is_put_back_with_a_message(site, page):
+    """The card picked up is the one Finish's move on its way sends home: the redraw puts it
+    back (it is no longer there to hold) and says so."""
+    expected = finishing_moves(Line("grandfathers-clock", 7))
+    source = expected[1]["from"]
+    line = Line("grandfathers-clock", 7)
+    name = card_name(parse_card(line.top(source)))
+    game_id = start_game(page, "grandfathers-clock", 7)
+    open_game(page, site, game_id)
+    held = hold_second_move(page, game_id)
+    page.locator("#finish").click()
+    wait_for(page, held)
+    expect_move_number(page, 1)
+    page.locator(f'#board .pile[data-pile="{source}"]').focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#board .selected")).to_have_count(1)
+    held[0].continue_()
+    expect_move_number(page, 2)
+    expect(page.locator("#message")).to_have_text(
+        f"Stopped. Sent 2 cards to the foundations. Put back the {name}: the board changed."
+    )
+    expect(page.locator("#board .selected, #board .target")).to_have_count(0)

@@ -16,7 +16,9 @@ from tests.frontend.browser_helpers import (
     call_api,
     cards,
     drag_move,
+    drop_point,
     expect_move_number,
+    grab_point,
     navigate_to,
     open_game,
     pile,
@@ -484,6 +486,70 @@ def test_announce_never_keeps_an_older_actions_words(site, page):
     expect(announce).to_have_text(
         f"The {spoken(moved)} went back from Tableau pile 8 to Tableau pile 3."
     )
+    assert errors == []
+
+
+def test_cards_held_while_the_board_is_redrawn_stay_held_while_they_still_can(site, page):
+    """A redraw (a move's answer, another tab's move) keeps the cards the player holds, picked
+    up or dragged, when they are still on top of their pile; the move of those very cards puts
+    them back, and #message says so."""
+    errors = watch_errors(page)
+    line = Line("selective-castle", 1)
+    game_id = start_game(page, "selective-castle", 1)
+    open_game(page, site, game_id)
+    selected = re.compile(r"\bselected\b")
+
+    # A move's answer on its way while the player picks up another card with the keys.
+    held: list = []
+    moves = re.compile(rf"/api/games/{game_id}/moves/$")
+    page.route(moves, lambda route: route.continue_() if held else held.append(route))
+    tap_move(page, card("tableau:2", "tableau:7"))
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(25)
+    pile(page, "tableau:4").focus()
+    page.keyboard.press("Enter")
+    expect(cards(page, "tableau:4").last).to_have_class(selected)
+    held[0].continue_()
+    line.play(card("tableau:2", "tableau:7"))
+    expect_move_number(page, 1)
+    expect(cards(page, "tableau:4").last).to_have_class(selected)
+    targets = sorted(m["to"] for m in line.legal() if m["from"] == "tableau:4")
+    marked = page.eval_on_selector_all(
+        "#board .pile.target", "(piles) => piles.map((p) => p.dataset.pile).sort()"
+    )
+    assert marked == targets, (marked, targets)
+    page.keyboard.press("Escape")
+    expect(page.locator("#board .selected")).to_have_count(0)
+
+    # Another tab's move arrives in the middle of a drag: the drag goes on, and drops.
+    x, y = grab_point(page, "tableau:5")
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 12, y + 12, steps=3)
+    expect(page.locator(".drag-ghost")).to_have_count(1)
+    post_move(page, game_id, card("tableau:4", "tableau:0"), 1)
+    line.play(card("tableau:4", "tableau:0"))
+    expect_move_number(page, 2)
+    expect(page.locator(".drag-ghost")).to_have_count(1)
+    expect(cards(page, "tableau:5").last).to_have_class(re.compile(r"\bdragging\b"))
+    tx, ty = drop_point(page, "tableau:0")
+    page.mouse.move(tx, ty, steps=8)
+    page.mouse.up()
+    line.play(card("tableau:5", "tableau:0"))
+    expect_move_number(page, 3)
+    assert tops(page) == line.tops()
+
+    # Another tab moves the very card held: it is put back, and #message says why.
+    pile(page, "tableau:7").focus()
+    page.keyboard.press("Enter")
+    expect(cards(page, "tableau:7").last).to_have_class(selected)
+    name = spoken(line.top("tableau:7"))
+    post_move(page, game_id, card("tableau:7", "tableau:1"), 3)
+    expect_move_number(page, 4)
+    expect(page.locator("#message")).to_have_text(f"Put back the {name}: the board changed.")
+    expect(page.locator("#board .selected, #board .target")).to_have_count(0)
     assert errors == []
 
 

@@ -44,10 +44,11 @@ export function keepFocus(board, draw) {
 /**
  * Wire input to `board`. `actions`: game() → the game shown; move(move), deal(), undo(), hint()
  * send to the server, finish() sends cards to the foundations (or stops doing so); say(text) shows a message; announce(text) tells screen readers what happened.
- * Returns {reset()}: drop any selection or drag (after a redraw: the piles are new).
+ * Returns {reset(), redrawn()}: reset() drops any selection, drag or press; redrawn(), called after
+ * each redraw (the piles are new elements), keeps them when they still apply (see there).
  */
 export function attachInput(board, actions) {
-  let picked = null; // {from, count}: cards lifted by a tap, a key or a drag
+  let picked = null; // {from, count, cards, names}: cards lifted by a tap, a key or a drag
   let press = null; // a pointer held down on the board, not yet a drag
   let drag = null; // {ghost, moving, x, y, over}
   let lastTap = { pile: null, time: 0 };
@@ -69,10 +70,10 @@ export function attachInput(board, actions) {
   }
 
   function pick(id, count) {
-    picked = { from: id, count };
+    const lifted = cardsOf(pileEl(id)).slice(-count);
+    const cards = lifted.map((c) => c.getAttribute("aria-label"));
+    picked = { from: id, count, cards: lifted.map((c) => c.dataset.card), names: cards };
     highlight();
-    const source = pileEl(id);
-    const cards = cardsOf(source).slice(-count).map((c) => c.getAttribute("aria-label"));
     const places = board.querySelectorAll(".pile.target").length;
     const them = count === 1 ? "it" : "them";
     const where = places ? `${places} ${places === 1 ? "pile takes" : "piles take"} ${them}.` : `No pile takes ${them}.`;
@@ -343,6 +344,41 @@ export function attachInput(board, actions) {
     }
   });
 
+  /** The board was drawn again (a move's answer, Finish's next card, another tab's move): the
+   * cards the player holds stay held (still lifted, still dragged, their targets from the new
+   * legal moves) when the same cards are still face up on top of their pile in a game in play;
+   * else they are put back. A press not yet released follows its pile and card to their new
+   * elements. Returns what was put back, in words, or null. */
+  function redrawn() {
+    if (press) {
+      const pile = pileEl(press.pile.dataset.pile);
+      const at = press.card ? cardsOf(press.pile).indexOf(press.card) : -1;
+      const card = pile && at >= 0 ? cardsOf(pile)[at] : null;
+      const same = pile && (!press.card || card?.dataset.card === press.card.dataset.card);
+      press = same ? { ...press, pile, card } : null;
+    }
+    if (!picked) return null;
+    const source = pileEl(picked.from);
+    const now = source ? cardsOf(source).slice(-picked.count) : [];
+    const held =
+      playing() && now.length === picked.count && now.every((c, i) => isFaceUp(c) && c.dataset.card === picked.cards[i]);
+    if (held) {
+      if (drag) {
+        drag.moving = now;
+        for (const card of now) card.classList.add("dragging");
+        drag.over = drag.over && pileEl(drag.over.dataset.pile);
+        drag.over?.classList.add("drop-hover");
+      }
+      highlight();
+      return null;
+    }
+    const { names } = picked;
+    if (drag) endDrag(null);
+    cancel();
+    const others = names.length > 1 ? ` and the ${names.length === 2 ? "card" : `${names.length - 1} cards`} on it` : "";
+    return `Put back the ${names[0]}${others}: the board changed.`;
+  }
+
   return {
     reset() {
       if (drag) endDrag(null);
@@ -350,5 +386,6 @@ export function attachInput(board, actions) {
       picked = null;
       highlight();
     },
+    redrawn,
   };
 }

@@ -20,6 +20,7 @@ let resultShownFor = null;
 let hintTimer = null;
 let signedOut = null; // the server's message once this page's sign-in has ended elsewhere
 let finishing = null; // {sent, stopped, wake, notes} while Finish sends cards home one by one
+let putBack = ""; // what the last redraw put back of the cards the player held, in words
 
 const HINT_SHOWN_MS = 4000;
 // Finish waits this long after each answer before the next move: the player sees each card go
@@ -64,7 +65,8 @@ function whenSignedOut() {
   liveText(message, `${signedOut} `, link);
   message.dataset.kind = "error";
   headerSignedOut();
-  if (game) show(game, { force: true }); // put back a card picked up
+  input.reset(); // put back a card picked up
+  if (game) show(game, { force: true });
   return true;
 }
 
@@ -153,7 +155,8 @@ function showResult() {
 
 /** Draw `next` unless an equal or newer version is already shown (`force`: redraw an equal
  * one, to put cards back after a refusal). A hint asked in another tab comes as the same
- * version with more hints: only the count changes. */
+ * version with more hints: only the count changes. The cards the player holds stay held when
+ * they still can be (input.js redrawn); #message says so when they had to be put back. */
 function show(next, { force = false } = {}) {
   if (!next) return;
   if (game && next.move_number === game.move_number && !force) {
@@ -165,8 +168,9 @@ function show(next, { force = false } = {}) {
   }
   if (game && next.move_number < game.move_number) return;
   game = next;
-  input.reset();
   keepFocus(board, () => renderBoard(board, game, variant));
+  putBack = input.redrawn() ?? "";
+  if (putBack) say(putBack, "info");
   showControls();
   if (game.status !== "playing" && resultShownFor !== game.move_number) {
     resultShownFor = game.move_number;
@@ -176,9 +180,11 @@ function show(next, { force = false } = {}) {
 
 const noteText = (events) => (events ?? []).map((e) => NOTES[e.type]?.(e)).filter(Boolean).join(" ");
 
+/** The notes of a move's effects, before what its redraw put back of the cards held meanwhile
+ * (which the redraw said already: written again only together with notes, not read twice). */
 function notes(events) {
   const text = noteText(events);
-  if (text) say(text, "info");
+  if (text) say([text, putBack].filter(Boolean).join(" "), "info");
 }
 
 async function reload() {
@@ -347,7 +353,8 @@ function act(path, body, refusal = notOver, { quiet = false, summary = null } = 
     const before = game;
     const why = refusal();
     if (why) {
-      show(game, { force: true }); // put back a card picked up
+      input.reset(); // put back a card picked up
+      show(game, { force: true });
       sayOnly(why);
       return false;
     }
@@ -479,6 +486,7 @@ async function finish() {
   if (!homeMoves(game).length) return sayOnly("No card can go to a foundation now.", "info");
   const run = { sent: 0, stopped: false, wake: null, notes: [], refused: false };
   finishing = run;
+  putBack = "";
   showFinish();
   sayOnly("Sending cards to the foundations. Any key or click stops.", "info");
   // The move is chosen when its turn in the queue comes, from the version shown then (a newer
@@ -503,7 +511,7 @@ async function finish() {
   showFinish();
   const sent = run.sent ? `Sent ${cardsWord(run.sent)} to the foundations.` : "No card went to the foundations.";
   if (run.refused) announce(`Stopped. ${sent}`); // #message keeps the server's reason
-  else say([...run.notes, run.stopped ? `Stopped. ${sent}` : sent].join(" "), "info");
+  else say([...run.notes, run.stopped ? `Stopped. ${sent}` : sent, putBack].filter(Boolean).join(" "), "info");
 }
 
 // Anything else the player does stops Finish at once: a press anywhere, any key (but F and the
