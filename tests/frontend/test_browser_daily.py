@@ -50,6 +50,9 @@ def test_the_daily_leaderboard_shows_another_players_attempt_move_by_move_withou
     player.wait_for_url(re.compile(r"/play/\d+/$"))
     board_ready(player)
     expect(player.locator("#badges .badge.ranked")).to_be_visible()
+    # The day as the daily pages write it, e.g. "Sunday 22 November 2026".
+    day = dt.date.fromisoformat(today).strftime("%A %-d %B %Y")
+    expect(player.locator("#badges .badge.daily")).to_have_text(f"Daily · {day}")
     expect(player.locator("#undo")).to_be_hidden()
 
     row = watcher.locator('#leaderboard tr[data-user="ada"]')

@@ -5,7 +5,7 @@ import { api, socket } from "./api.js";
 import { pileInSentence, renderBoard } from "./board.js";
 import { cardName, rankName } from "./cards.js";
 import { attachInput, keepFocus } from "./input.js";
-import { headerSignedOut, liveText, serverNow } from "./ui.js";
+import { dayName, headerSignedOut, liveText, serverNow } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("play");
@@ -117,7 +117,7 @@ function showControls() {
   $("rules-link").href = `/rules/${game.variant}/`;
   $("move-count").textContent = String(game.counts.moves);
   const badges = [];
-  if (game.daily) badges.push(badge(`Daily ${game.daily}`, "daily", `/daily/${game.daily}/${game.variant}/`));
+  if (game.daily) badges.push(badge(`Daily · ${dayName(game.daily)}`, "daily", `/daily/${game.daily}/${game.variant}/`));
   if (game.ranked) badges.push(badge("Ranked", "ranked"));
   if (game.seed !== null && game.seed !== undefined) badges.push(badge(`Deal #${game.seed}`, "seed"));
   if (over) badges.push(badge(OUTCOMES[game.status] ?? game.status, `status status-${game.status}`));
