@@ -3,7 +3,9 @@ header wraps rather than overlaps, and a message does not move the board."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -13,6 +15,7 @@ from tests.frontend.browser_helpers import (
     call_api,
     create_players,
     open_game,
+    post_move,
     scroll_width,
     sign_in,
     start_game,
@@ -253,4 +256,93 @@ def test_the_replay_controls_fit_a_phone_and_keep_their_names(
         "aria-pressed", "true"
     )
     screenshot(page, f"replay-controls-{width}")
+    assert errors == []
+
+
+WINNING_LINES = Path(__file__).resolve().parents[1] / "rules" / "winning_lines.json"
+
+# Per game, how far into its winning line (tests/rules/winning_lines.json) to look: where the
+# labelled piles hold most (Grounds for Divorce: three runs on the discard, four cards in the
+# stock; Blondes and Brunettes: a reserve half gone, Grandfather's Clock: won, its dial counting
+# complete foundations). Selective Castle labels no pile: it must stay so.
+LABEL_PREFIX = {
+    "grounds-for-divorce": 126,
+    "gold-mine": 20,
+    "selective-castle": 10,
+    "grandfathers-clock": 41,
+    "blondes-and-brunettes": 30,
+}
+
+# The words written on the felt beside the piles: a stock's, the discard's and the reserve's
+# badges, and Grandfather's Clock's hours and count of complete foundations.
+_LABEL_CLASHES = """
+() => {
+  const cards = [...document.querySelectorAll("#board .card")]
+    .map((card) => card.getBoundingClientRect());
+  const labels = [...document.querySelectorAll(
+    "#board .pile > .count, #board .hour-mark, #board .clock-centre"
+  )].filter((label) => label.getClientRects().length);
+  const clashes = [];
+  for (const label of labels) {
+    // A badge by its box; the dial's words by their text (the count fills the dial's centre).
+    const text = document.createRange();
+    text.selectNodeContents(label);
+    const box = (label.matches(".count") ? label : text).getBoundingClientRect();
+    const pile = label.closest(".pile")?.dataset.pile ?? "dial";
+    if (cards.some((c) => Math.min(c.right, box.right) - Math.max(c.left, box.left) > 0.5 &&
+                          Math.min(c.bottom, box.bottom) - Math.max(c.top, box.top) > 0.5)) {
+      clashes.push(`${pile}: "${label.textContent}"`);
+    }
+  }
+  return { clashes, labels: labels.length };
+}
+"""
+_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+LABEL_SIZES = [{"width": 375, "height": 667}, {"width": 390, "height": 844}, PHONE,
+               {"width": 1280, "height": 900}]  # fmt: skip
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_no_pile_label_covers_a_card_on_the_play_and_replay_pages(
+    site, new_context, django_user_model, slug
+):
+    """The badges that name and count piles, and the clock's numerals, lie beside the cards at
+    phone and desktop widths, at the deal and later in the game, on the play page and the replay."""
+    create_players(django_user_model, "ada")
+    page = new_context(viewport=LABEL_SIZES[0]).new_page()
+    errors = watch_errors(page)
+    sign_in(page, site, "ada")
+    winning = json.loads(WINNING_LINES.read_text())[slug]
+    game_id = start_game(page, slug, winning["seed"])
+    prefix = LABEL_PREFIX[slug]
+    for number, move in enumerate(winning["moves"][:prefix]):
+        post_move(page, game_id, move, number)
+    found: dict[str, list[str]] = {}
+    counted = 0
+
+    def check(where: str) -> None:
+        nonlocal counted
+        for size in LABEL_SIZES:
+            page.set_viewport_size(size)
+            page.evaluate(_FRAMES)  # the fans are re-spaced on the next frame
+            result = page.evaluate(_LABEL_CLASHES)
+            counted += result["labels"]
+            if result["clashes"]:
+                found[f"{where} at {size['width']}x{size['height']}"] = result["clashes"]
+            if size["width"] < 400 or where == "play":
+                screenshot(page, f"labels-{slug}-{where}-{size['width']}")
+
+    open_game(page, site, game_id)
+    expect(page.locator("#board")).to_have_attribute("data-move-number", str(prefix))
+    page.keyboard.press("Escape")  # a won game opens on its result
+    check("play")
+    page.goto(f"{site}/replay/{game_id}/")
+    expect(page.locator("#step")).to_have_text(f"Step 0 of {prefix}")
+    expect(page.locator("#board .pile[data-pile]").first).to_be_visible()
+    check("replay-deal")
+    page.locator("#last").click()
+    expect(page.locator("#board")).to_have_attribute("data-move-number", str(prefix))
+    check("replay-last")
+    assert found == {}, f"labels over cards: {found}"
+    assert (counted > 0) == (slug != "selective-castle")
     assert errors == []
