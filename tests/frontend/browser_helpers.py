@@ -249,6 +249,21 @@ class Line:
         return events
 
 
+def focused_pile(page: Page) -> str | None:
+    """The pile that has the keyboard focus (None when the focus is not on a board pile)."""
+    return page.evaluate(
+        "document.activeElement?.closest('#board') ? document.activeElement.dataset.pile : null"
+    )
+
+
+def tab_stops(page: Page) -> list[str]:
+    """The board's piles that Tab stops at (tabindex 0)."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll("#board .pile[data-pile]")]
+             .filter((pile) => pile.tabIndex === 0).map((pile) => pile.dataset.pile)"""
+    )
+
+
 def navigate_to(page: Page, target: str, *, limit: int = 24) -> None:
     """Move the keyboard focus with the arrow keys from the focused pile to ``target``: each
     step presses the arrow pointing from the focused pile toward the target."""

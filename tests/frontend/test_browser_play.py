@@ -18,6 +18,7 @@ from tests.frontend.browser_helpers import (
     drag_move,
     drop_point,
     expect_move_number,
+    focused_pile,
     grab_point,
     navigate_to,
     open_game,
@@ -26,6 +27,7 @@ from tests.frontend.browser_helpers import (
     scroll_width,
     snapshot,
     start_game,
+    tab_stops,
     tap_move,
     tops,
     watch_errors,
@@ -320,21 +322,6 @@ def test_the_keyboard_picks_up_a_card_moves_it_with_the_arrows_and_puts_it_down(
     page.keyboard.press("u")  # and U takes it back
     expect_move_number(page, 2)
     expect(cards(page, "tableau:2").last).to_have_attribute("data-card", moved)
-
-
-def focused_pile(page: Page) -> str | None:
-    """The pile that has the keyboard focus (None when the focus is not on a board pile)."""
-    return page.evaluate(
-        "document.activeElement?.closest('#board') ? document.activeElement.dataset.pile : null"
-    )
-
-
-def tab_stops(page: Page) -> list[str]:
-    """The board's piles that Tab stops at (tabindex 0)."""
-    return page.evaluate(
-        """() => [...document.querySelectorAll("#board .pile[data-pile]")]
-             .filter((pile) => pile.tabIndex === 0).map((pile) => pile.dataset.pile)"""
-    )
 
 
 def test_the_board_is_one_tab_stop_and_the_arrows_move_within_it(site, page):

@@ -4,6 +4,7 @@
 // the game's legal_moves, and any move the player insists on is sent for the engine to judge.
 
 import { pileInSentence } from "./board.js";
+import { attachRoving } from "./roving.js";
 
 const DRAG_THRESHOLD = 6; // px a press must travel before it becomes a drag rather than a tap
 const DOUBLE_TAP_MS = 400;
@@ -12,34 +13,6 @@ const TYPING = new Set(["INPUT", "TEXTAREA", "SELECT"]);
 const pileName = (pile) => pile.getAttribute("aria-label")?.split(",")[0] ?? pile.dataset.pile;
 const cardsOf = (pile) => [...pile.querySelectorAll(":scope > .card")];
 const isFaceUp = (card) => Boolean(card) && !card.classList.contains("face-down");
-
-// The board is one tab stop (a roving tabindex, as in a WAI-ARIA toolbar or grid): one pile has
-// tabindex=0, the others -1, so Tab enters the board once and the next Tab leaves it, instead of
-// stopping at each of up to 20 piles. The arrow keys (Home, End) move within it, and the pile last
-// focused stays the one Tab comes back to. The DOM itself holds that choice: the pile with
-// tabindex=0.
-const piles = (board) => [...board.querySelectorAll(".pile[data-pile]")];
-const tabStop = (board) => board.querySelector('.pile[data-pile][tabindex="0"]');
-
-/** Make the pile `id` (the first pile when there is no such pile) the board's one tab stop;
- * returns it. */
-function rove(board, id) {
-  const all = piles(board);
-  const stop = all.find((pile) => pile.dataset.pile === id) ?? all[0];
-  for (const pile of all) pile.tabIndex = pile === stop ? 0 : -1;
-  return stop;
-}
-
-/** Run `draw()` (which replaces the board's piles) and give the focus back to the pile that had
- * it, so keyboard play carries on across redraws; the same pile stays the board's tab stop
- * when the focus is elsewhere. */
-export function keepFocus(board, draw) {
-  const focused = board.contains(document.activeElement) ? document.activeElement.dataset.pile : null;
-  const stop = focused ?? tabStop(board)?.dataset.pile;
-  draw();
-  const pile = rove(board, stop);
-  if (focused) pile?.focus({ preventScroll: true });
-}
 
 /**
  * Wire input to `board`. `actions`: game() → the game shown; move(move), deal(), undo(), hint()
@@ -243,39 +216,6 @@ export function attachInput(board, actions) {
 
   // -- keyboard --------------------------------------------------------------------------
 
-  const DIRECTIONS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-
-  // Where a pile "is" for arrow keys: its first card's area (a card's size), not the middle
-  // of a long fan, down or sideways.
-  function anchor(pile) {
-    const box = pile.getBoundingClientRect();
-    const card = pile.querySelector(".card")?.getBoundingClientRect();
-    const width = Math.min(box.width, card?.width || box.width);
-    const height = Math.min(box.height, card?.height || width * 1.4);
-    return { x: box.left + width / 2, y: box.top + height / 2, left: box.left, top: box.top, width, height };
-  }
-
-  /** The nearest pile in a direction: in the same row (left, right) or column (up, down) when
-   * there is one that way, else the nearest, favouring piles in line with this one. */
-  function neighbour(from, [dx, dy]) {
-    const a = anchor(from);
-    const inLine = (b) =>
-      dx ? b.top < a.top + a.height && a.top < b.top + b.height : b.left < a.left + a.width && a.left < b.left + b.width;
-    let best = null;
-    let bestScore = Infinity;
-    for (const pile of board.querySelectorAll(".pile[data-pile]")) {
-      if (pile === from) continue;
-      const b = anchor(pile);
-      const along = (b.x - a.x) * dx + (b.y - a.y) * dy;
-      const across = Math.abs((b.x - a.x) * dy) + Math.abs((b.y - a.y) * dx);
-      if (along <= 1) continue;
-      // A pile in line always beats one that is not (scores past any distance on a board).
-      const score = along + 2 * across + (inLine(b) ? 0 : 1e6);
-      if (score < bestScore) [best, bestScore] = [pile, score];
-    }
-    return best;
-  }
-
   function enter(pile) {
     const id = pile.dataset.pile;
     if (pile.dataset.kind === "stock") return deal();
@@ -293,24 +233,13 @@ export function attachInput(board, actions) {
     else actions.announce?.(`${pileName(pile)}: nothing to pick up.`);
   }
 
-  // Whichever way a pile gets the focus (arrows, a click, a script), it becomes the tab stop.
-  board.addEventListener("focusin", (event) => {
-    const pile = event.target.closest?.(".pile[data-pile]");
-    if (pile && pile.tabIndex !== 0) rove(board, pile.dataset.pile);
-  });
-
+  // The board is one tab stop: the arrow keys, Home and End move between its piles (roving.js);
+  // Enter or Space on a pile picks up or puts down.
+  attachRoving(board);
   board.addEventListener("keydown", (event) => {
     const pile = event.target.closest?.(".pile[data-pile]");
     if (!pile || event.altKey || event.ctrlKey || event.metaKey) return;
-    if (DIRECTIONS[event.key]) {
-      event.preventDefault();
-      neighbour(pile, DIRECTIONS[event.key])?.focus();
-    } else if (event.key === "Home" || event.key === "End") {
-      // The first and last piles in reading order (rows top to bottom, left to right).
-      event.preventDefault();
-      const all = piles(board);
-      (event.key === "Home" ? all[0] : all.at(-1))?.focus();
-    } else if (event.key === "Enter" || event.key === " ") {
+    if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       if (playing()) enter(pile);
     }

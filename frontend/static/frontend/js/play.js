@@ -4,7 +4,8 @@
 import { api, socket } from "./api.js";
 import { pileInSentence, renderBoard } from "./board.js";
 import { cardName, rankName } from "./cards.js";
-import { attachInput, keepFocus } from "./input.js";
+import { attachInput } from "./input.js";
+import { keepFocus } from "./roving.js";
 import { dayName, headerSignedOut, liveText, serverNow } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
