@@ -20,6 +20,8 @@ from tests.frontend.browser_helpers import (
     cards,
     create_players,
     expect_move_number,
+    focused_pile,
+    navigate_to,
     open_game,
     pile,
     post_move,
@@ -27,6 +29,7 @@ from tests.frontend.browser_helpers import (
     sign_in,
     snapshot,
     start_game,
+    tab_stops,
     tops,
     watch_errors,
 )
@@ -128,6 +131,93 @@ def test_the_replay_summary_counts_one_history_entry_in_the_singular(site, page)
     resign_via_api(page, game_id)  # the resignation is the one entry
     page.goto(f"{site}/replay/{game_id}/")
     expect(page.locator("#replay-summary")).to_contain_text("resigned · 1 history entry · started")
+
+
+def test_the_replay_board_is_one_tab_stop_and_the_step_keys_work_around_it(site, page):
+    """The replay's board is one Tab stop, as the play page's: Tab enters it once and leaves it
+    at the next Tab. On it the arrows, Home and End move between piles (each named with its
+    cards) and Page Up/Page Down step, the focused pile keeping the focus; everywhere else the
+    arrows, Home and End step, and Space plays or pauses anywhere."""
+    errors = watch_errors(page)
+    line = Line("selective-castle", 1)
+    game_id = start_game(page, "selective-castle", 1)
+    for _ in range(3):
+        play_via_api(page, game_id, line, next(m for m in line.legal() if m["type"] == "move"))
+    last = resign_via_api(page, game_id)["move_number"]
+    page.goto(f"{site}/replay/{game_id}/")
+    step = page.locator("#step")
+    expect(step).to_have_text(f"Step 0 of {last}")
+    expect(page.locator("#board .pile[data-pile]")).to_have_count(12)
+    assert tab_stops(page) == ["foundation:0"]  # one stop: the first pile, until one is chosen
+    expect(page.locator("#replay-keys")).to_contain_text("Page Up and Page Down step")
+
+    page.locator("#scrubber").focus()  # the last control before the board
+    page.keyboard.press("Tab")
+    assert focused_pile(page) == "foundation:0"
+    page.keyboard.press("Tab")  # and out again, to the history
+    assert focused_pile(page) is None
+    expect(page.locator("#history summary")).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    assert focused_pile(page) == "foundation:0"
+
+    # On the board the arrows, Home and End move between piles and step nothing.
+    page.keyboard.press("ArrowDown")
+    down = focused_pile(page)
+    assert down is not None and down.startswith("tableau:"), down
+    page.keyboard.press("ArrowRight")
+    right = focused_pile(page)
+    assert right is not None and right != down and right.startswith("tableau:"), right
+    assert tab_stops(page) == [right]
+    page.keyboard.press("End")
+    assert focused_pile(page) == "tableau:7"
+    page.keyboard.press("Home")
+    assert focused_pile(page) == "foundation:0"
+    navigate_to(page, "tableau:2")
+    page.keyboard.press("ArrowLeft")
+    assert focused_pile(page) == "tableau:1"
+    expect(step).to_have_text(f"Step 0 of {last}")
+    # A screen reader hears the pile and its cards, as on the play page.
+    tableau = pile(page, "tableau:1")
+    expect(tableau).to_have_attribute("role", "group")
+    expect(tableau).to_have_attribute("aria-label", re.compile(r"^Tableau pile 2, \d+ cards?"))
+    expect(tableau).to_have_attribute("aria-description", re.compile(r"^Face up: "))
+
+    # Page Down and Page Up step from the board; the focus stays on its pile, the only stop.
+    page.keyboard.press("PageDown")
+    expect(step).to_have_text(f"Step 1 of {last}")
+    expect(page.locator("#board")).to_have_attribute("data-move-number", "1")
+    expect(pile(page, "tableau:1")).to_be_focused()
+    assert tab_stops(page) == ["tableau:1"]
+    page.keyboard.press("PageUp")
+    expect(step).to_have_text(f"Step 0 of {last}")
+    expect(page.locator("#board")).to_have_attribute("data-move-number", "0")
+    expect(pile(page, "tableau:1")).to_be_focused()
+    page.keyboard.press(" ")  # Space plays, on the board too, and pauses again
+    expect(page.locator("#play")).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press(" ")
+    expect(page.locator("#play")).to_have_attribute("aria-pressed", "false")
+    expect(pile(page, "tableau:1")).to_be_focused()
+
+    # Off the board, the step keys step; Tab comes back to the pile last focused.
+    page.locator("#scrubber").focus()
+    page.keyboard.press("Tab")
+    assert focused_pile(page) == "tableau:1"
+    page.keyboard.press("Tab")
+    page.keyboard.press("End")
+    expect(step).to_have_text(f"Step {last} of {last}")
+    page.keyboard.press("Home")
+    expect(step).to_have_text(f"Step 0 of {last}")
+    page.keyboard.press("ArrowRight")
+    expect(step).to_have_text(f"Step 1 of {last}")
+    page.keyboard.press("ArrowLeft")
+    expect(step).to_have_text(f"Step 0 of {last}")
+
+    # A click on the cards takes no focus: the arrows still step afterwards.
+    cards(page, "tableau:4").last.click()
+    assert focused_pile(page) is None
+    page.keyboard.press("ArrowRight")
+    expect(step).to_have_text(f"Step 1 of {last}")
+    assert errors == []
 
 
 def test_double_clicking_a_card_sends_it_to_a_foundation(site, page):

@@ -1,10 +1,13 @@
 // /replay/<id>/: step through a game's history. Step N is the board after N history entries
 // (GET /api/games/<id>/replay/?step=N), drawn by board.js; the entry that led to it is shown
-// in words. Controls #first #back #play #forward #last, #step, keys Left/Right/Home/End/Space.
+// in words. Controls #first #back #play #forward #last, #step, keys Left/Right/Home/End/Space;
+// the board is one tab stop (roving.js) where the arrows, Home and End move between piles
+// instead, and Page Up/Page Down step.
 
 import { api } from "./api.js";
 import { renderBoard } from "./board.js";
 import { cardName, rankName } from "./cards.js";
+import { attachRoving, keepFocus } from "./roving.js";
 import { el, errorText, gameName, pileName, plural, say, statusWord, when } from "./ui.js";
 
 const AUTO_STEP_MS = 800;
@@ -138,7 +141,9 @@ async function goTo(step) {
       target > 0 ? stateAt(target - 1).catch(() => null) : null,
     ]);
     if (target !== current) return; // the player has moved on
-    renderBoard(boardBox, boardGame(state, target), variant, { reveal: game.status !== "playing" });
+    const reveal = game.status !== "playing";
+    // The focused pile keeps the focus from step to step (a screen reader reads it again).
+    keepFocus(boardBox, () => renderBoard(boardBox, boardGame(state, target), variant, { reveal }));
     entryLine.textContent =
       target === 0 ? "The deal" : `Move ${target}: ${describe(entries[target - 1], before)}`;
     say(message, "");
@@ -182,6 +187,15 @@ buttons.last.addEventListener("click", () => step(last));
 buttons.play.addEventListener("click", toggle);
 scrubber.addEventListener("input", () => step(Number(scrubber.value)));
 
+// The board is one tab stop: Tab enters it on the pile last focused (at first the first pile)
+// and the next Tab leaves it. There the arrow keys, Home and End move between piles (roving.js
+// uses them up), each pile named with its cards as on the play page, and Page Up and Page Down
+// step instead; everywhere else the arrows, Home and End step. Space plays or pauses anywhere.
+attachRoving(boardBox);
+// Nothing on the board is for clicking: a click leaves the focus where it was, so the step
+// keys keep stepping after a look at the cards with the mouse.
+boardBox.addEventListener("mousedown", (event) => event.preventDefault());
+
 const KEYS = {
   ArrowLeft: () => step(current - 1),
   ArrowRight: () => step(current + 1),
@@ -189,24 +203,34 @@ const KEYS = {
   End: () => step(last),
   " ": toggle,
 };
+const BOARD_KEYS = {
+  PageUp: () => step(current - 1),
+  PageDown: () => step(current + 1),
+};
 
-function ours(event) {
-  if (!game || event.altKey || event.ctrlKey || event.metaKey || !(event.key in KEYS)) return false;
+/** What a key does here, if it steps or plays (null: the key is left to the browser). */
+function action(event) {
+  // Used up already: the board's arrows, Home and End move between piles.
+  if (!game || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return null;
   const target = event.target;
-  if (target === scrubber && event.key !== " ") return false; // the slider moves by itself
+  const keys = boardBox.contains(target) ? { ...KEYS, ...BOARD_KEYS } : KEYS;
+  if (!Object.hasOwn(keys, event.key)) return null;
+  if (target === scrubber && event.key !== " ") return null; // the slider moves by itself
   // Space opens or closes the history list when its summary has focus; the arrows still step.
-  if (event.key === " " && target.closest?.("summary")) return false;
-  return !target.closest?.("input, textarea, select, [contenteditable]");
+  if (event.key === " " && target.closest?.("summary")) return null;
+  if (target.closest?.("input, textarea, select, [contenteditable]")) return null;
+  return keys[event.key];
 }
 
 document.addEventListener("keydown", (event) => {
-  if (!ours(event)) return;
+  const run = action(event);
+  if (!run) return;
   event.preventDefault(); // no page scroll, and Space on a focused button is not also a click
-  KEYS[event.key]();
+  run();
 });
 // A button "clicks" on Space's keyup: keep that from repeating the toggle.
 document.addEventListener("keyup", (event) => {
-  if (event.key === " " && ours(event)) event.preventDefault();
+  if (event.key === " " && action(event)) event.preventDefault();
 });
 
 // -- start ---------------------------------------------------------------------------------
