@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from django.db import connection
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from games.rules import IllegalMove, get_variant, move_from_json
 
@@ -262,6 +262,32 @@ def tab_stops(page: Page) -> list[str]:
         """() => [...document.querySelectorAll("#board .pile[data-pile]")]
              .filter((pile) => pile.tabIndex === 0).map((pile) => pile.dataset.pile)"""
     )
+
+
+def assert_the_board_is_one_tab_stop(page: Page, before_board: Locator) -> None:
+    """Tab from ``before_board`` (the last control before the board, focused) reaches the
+    board's first pile, one more Tab leaves the board and Shift+Tab comes back; on the board
+    the arrows, Home and End move between piles, and the pile they reach becomes the stop.
+    Leaves the focus on foundation:0 (the board of Grandfather's Clock or Selective Castle)."""
+    before_board.focus()
+    page.keyboard.press("Tab")
+    assert focused_pile(page) == "foundation:0"
+    page.keyboard.press("Tab")  # and out again
+    assert focused_pile(page) is None
+    page.keyboard.press("Shift+Tab")
+    assert focused_pile(page) == "foundation:0"
+
+    page.keyboard.press("ArrowDown")
+    down = focused_pile(page)
+    assert down is not None and down.startswith("tableau:"), down
+    page.keyboard.press("ArrowRight")
+    right = focused_pile(page)
+    assert right is not None and right != down and right.startswith("tableau:"), right
+    assert tab_stops(page) == [right]
+    page.keyboard.press("End")
+    assert focused_pile(page) == "tableau:7"
+    page.keyboard.press("Home")
+    assert focused_pile(page) == "foundation:0"
 
 
 def navigate_to(page: Page, target: str, *, limit: int = 24) -> None:

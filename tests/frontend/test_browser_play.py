@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 from games.rules.cards import RANK_NAMES, card_name, parse_card, parse_rank
 from tests.frontend.browser_helpers import (
     Line,
+    assert_the_board_is_one_tab_stop,
     board_ready,
     call_api,
     cards,
@@ -341,26 +342,7 @@ def test_the_board_is_one_tab_stop_and_the_arrows_move_within_it(site, page):
         """The last control before the board: Rules, or Finish after it when shown."""
         return page.locator(".play-actions > :not([hidden])").last
 
-    last_control().focus()
-    page.keyboard.press("Tab")
-    assert focused_pile(page) == "foundation:0"
-    page.keyboard.press("Tab")  # and out again
-    assert focused_pile(page) is None
-    page.keyboard.press("Shift+Tab")
-    assert focused_pile(page) == "foundation:0"
-
-    # The arrows move as before, and the pile they reach becomes the tab stop.
-    page.keyboard.press("ArrowDown")
-    down = focused_pile(page)
-    assert down is not None and down.startswith("tableau:"), down
-    page.keyboard.press("ArrowRight")
-    right = focused_pile(page)
-    assert right is not None and right != down and right.startswith("tableau:"), right
-    assert tab_stops(page) == [right]
-    page.keyboard.press("End")
-    assert focused_pile(page) == "tableau:7"
-    page.keyboard.press("Home")
-    assert focused_pile(page) == "foundation:0"
+    assert_the_board_is_one_tab_stop(page, last_control())
     navigate_to(page, "tableau:2")
 
     last_control().focus()
