@@ -4,7 +4,9 @@ card, its targets and a hint each look different."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -290,3 +292,65 @@ def test_a_court_cards_picture_is_clear_of_both_corner_indices(site, page):
         open_game(page, site, game_id)
         assert page.locator("#board .card .centre.court").count() >= 8
         assert page.evaluate(_COURT_OVERLAPS) == [], size
+
+
+WINNING_LINES = Path(__file__).resolve().parents[1] / "rules" / "winning_lines.json"
+
+# Each complete foundation's mark, and the corner indices (rank and suit) of any card on the
+# board it covers, by more than a rounding error.
+_MARKS_OVER_INDICES = """
+() => {
+  const marks = [...document.querySelectorAll("#board .pile.complete > .done-mark")];
+  const indices = [...document.querySelectorAll("#board .card .index")]
+    .map((index) => [index, index.getBoundingClientRect()])
+    .filter(([, box]) => box.width > 0 && box.height > 0);
+  const covered = [];
+  for (const mark of marks) {
+    const m = mark.getBoundingClientRect();
+    for (const [index, box] of indices) {
+      const x = Math.min(m.right, box.right) - Math.max(m.left, box.left);
+      const y = Math.min(m.bottom, box.bottom) - Math.max(m.top, box.top);
+      if (x > 0.5 && y > 0.5) {
+        const card = index.closest(".card").dataset.card;
+        covered.push(`${mark.parentElement.dataset.pile}: ${card} ${index.className}`);
+      }
+    }
+  }
+  return { marks: marks.length, covered };
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "slug", ["gold-mine", "selective-castle", "grandfathers-clock", "blondes-and-brunettes"]
+)
+def test_a_complete_foundations_mark_covers_no_cards_corner(site, page, slug):
+    # A won game (its stored winning line, played through the API): every foundation is
+    # complete and marked; the mark must leave every corner index in view, its own card's and
+    # its neighbours' (Grandfather's Clock's hours lie close together), on both pages.
+    winning = json.loads(WINNING_LINES.read_text())[slug]
+    line = Line(slug, winning["seed"])
+    game_id = start_game(page, slug, winning["seed"])
+    for move in winning["moves"]:
+        number = line.state.move_number
+        line.play(move)
+        post_move(page, game_id, move, number)
+    foundations = sum(1 for pile_id in line.view()["piles"] if pile_id.startswith("foundation:"))
+    found = {}
+    for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(size)
+        open_game(page, site, game_id)
+        pages = {"play": page.evaluate(_MARKS_OVER_INDICES)}
+        page.goto(f"{site}/replay/{game_id}/")
+        expect(page.locator("#step")).to_have_text(re.compile(r"Step 0 of \d+"))
+        page.locator("#last").click()
+        expect(page.locator("#board")).to_have_attribute(
+            "data-move-number", str(len(winning["moves"]))
+        )
+        pages["replay"] = page.evaluate(_MARKS_OVER_INDICES)
+        screenshot(page, f"{slug}-complete-replay-{name}")
+        for where, result in pages.items():
+            assert result["marks"] == foundations, (slug, name, where, result)
+            if result["covered"]:
+                found[f"{name} {where}"] = result["covered"]
+    assert found == {}, f"{slug}: a complete foundation's mark covers a corner index: {found}"

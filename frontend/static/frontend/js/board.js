@@ -171,7 +171,12 @@ function drawPile(slot, pile, state, layout, slug, reveal) {
     node.append(badge);
   } else if (kind === "foundation") {
     if (count) drawn = [drawCard(cards.at(-1), false, reveal)];
-    if (isComplete(id, cards, slug)) node.classList.add("complete");
+    if (isComplete(id, cards, slug)) {
+      node.classList.add("complete");
+      const mark = div("done-mark", { "aria-hidden": "true" });
+      mark.textContent = "\u2713";
+      node.append(mark);
+    }
   } else if (kind === "waste") {
     const shown = slot.show ?? 1;
     drawn = cards.slice(-shown).map((code) => drawCard(code, false, reveal));
