@@ -5,7 +5,7 @@
 // instead, and Page Up/Page Down step.
 
 import { api } from "./api.js";
-import { renderBoard } from "./board.js";
+import { fitFans, renderBoard } from "./board.js";
 import { cardName, rankName } from "./cards.js";
 import { attachRoving, keepFocus } from "./roving.js";
 import { el, errorText, gameName, pileName, plural, say, statusWord, when } from "./ui.js";
@@ -270,11 +270,31 @@ async function start() {
     scrubber.max = String(last);
     scrubber.disabled = last === 0;
     fillHistory();
+    fitHeader();
     await goTo(0);
   } catch (error) {
     say(message, errorText(error), "error");
     stepLine.textContent = "";
   }
 }
+
+/** The replay's header (title, summary, controls, the step's entry) is taller than the play
+ * page's: tell the card-size formula (pages.css, --board-top) where the board starts, so the
+ * board fits the window at the deal as the play page's does. Measured once the header is
+ * filled in and again when the window changes size, not at every step (a long entry that wraps
+ * would otherwise resize the cards from step to step). */
+function fitHeader() {
+  const top = boardBox.getBoundingClientRect().top + window.scrollY;
+  boardBox.style.setProperty("--board-top", `${Math.round(top)}px`);
+}
+
+let resizeFrame = 0;
+window.addEventListener("resize", () => {
+  cancelAnimationFrame(resizeFrame);
+  resizeFrame = requestAnimationFrame(() => {
+    fitHeader();
+    fitFans(boardBox);
+  });
+});
 
 start();
