@@ -387,3 +387,4 @@ def test_a_card_picked_up_that_finish_sends_home_is_put_back_with_a_message(site
         f"Stopped. Sent 2 cards to the foundations. Put back the {name}: the board changed."
     )
     expect(page.locator("#board .selected, #board .target")).to_have_count(0)
+    expect(page.locator("#announce")).to_have_text("")  # not "Picked up the …" still

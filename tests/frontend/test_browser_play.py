@@ -519,6 +519,8 @@ def test_cards_held_while_the_board_is_redrawn_stay_held_while_they_still_can(si
     expect_move_number(page, 4)
     expect(page.locator("#message")).to_have_text(f"Put back the {name}: the board changed.")
     expect(page.locator("#board .selected, #board .target")).to_have_count(0)
+    # #announce no longer says the card is picked up (a screen reader reading it again).
+    expect(page.locator("#announce")).to_have_text("")
     assert errors == []
 
 

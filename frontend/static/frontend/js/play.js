@@ -171,7 +171,8 @@ function show(next, { force = false } = {}) {
   game = next;
   keepFocus(board, () => renderBoard(board, game, variant));
   putBack = input.redrawn() ?? "";
-  if (putBack) say(putBack, "info");
+  // #announce may still say the cards were picked up: it must not outlast them.
+  if (putBack) sayOnly(putBack, "info");
   showControls();
   if (game.status !== "playing" && resultShownFor !== game.move_number) {
     resultShownFor = game.move_number;
