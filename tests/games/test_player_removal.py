@@ -284,7 +284,7 @@ def test_staff_deleting_players_in_the_admin_is_written_to_the_audit_log(
     page = staff.get("/admin/games/auditlog/", {"action__exact": "delete_account"})
     html = page.content.decode()
     assert page.status_code == 200
-    assert html.count('<td class="field-action">delete account</td>') == len(removed)
+    assert html.count('<td class="field-action">Delete account</td>') == len(removed)
     assert f'<td class="field-target">account {leaving.pk} (leaving)</td>' in html
     entry = AuditLog.objects.filter(action="delete_account").first()
     assert staff.get(f"/admin/games/auditlog/{entry.pk}/change/").status_code == 200
