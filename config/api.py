@@ -7,9 +7,11 @@ turns all of them into that body with a stable code, so clients branch on ``code
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
+import redis
 from django.conf import settings
 from django.core import signals
 from django.core.exceptions import (
@@ -33,6 +35,8 @@ from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+logger = logging.getLogger(__name__)
 
 
 class ApiError(exceptions.APIException):
@@ -64,7 +68,19 @@ def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, **extra}}
 
 
+#: What Redis raises when it cannot be reached (sign-in limits and other counts live there).
+REDIS_UNREACHABLE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, REDIS_UNREACHABLE):
+        # A count that cannot be kept (failed sign-ins, sign-ups) refuses rather than lets
+        # everything through; moves and pages that need no count go on working.
+        logger.error("Redis is unreachable: %s", exc)
+        message = "This part of the service is unavailable for a moment. Try again shortly."
+        response = Response(error_body("service_unavailable", message), status=503)
+        response["Retry-After"] = "30"
+        return response
     if isinstance(exc, RequestDataTooBig):
         return Response(
             error_body("body_too_large", "The request body is too large."),

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.test import Client
+from django.test import Client, override_settings
 from pytest_django.fixtures import Settings
 
 from accounts.throttling import KEY_PREFIX, LoginGuard, LoginThrottled
@@ -239,3 +239,28 @@ def test_a_successful_login_keeps_the_account_wide_failures(client: Client, ada:
     fail(client, 5, REMOTE_ADDR="203.0.113.9")
 
     assert_error(login(client, REMOTE_ADDR="192.0.2.7"), 429, "throttled")
+
+
+# Port 1 on this host: refused at once, as a Redis that is down.
+UNREACHABLE_REDIS = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "redis://127.0.0.1:1/0",
+    }
+}
+
+
+@pytest.mark.parametrize("name", ["login", "token", "register"])
+def test_with_the_counts_store_unreachable_sign_in_is_refused_for_a_moment_not_a_500(
+    client: Client, ada: User, name: str
+) -> None:
+    body = {"username": "ada" if name != "register" else "bea", "password": PASSWORD}
+    with override_settings(CACHES=UNREACHABLE_REDIS):
+        response = post(client, name, body)
+    error = assert_error(response, 503, "service_unavailable")
+    assert error["message"] == (
+        "This part of the service is unavailable for a moment. Try again shortly."
+    )
+    assert response["Retry-After"] == "30"
+    assert client.get("/api/auth/me/").status_code in (401, 403)
+    assert not User.objects.filter(username="bea").exists()
