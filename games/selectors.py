@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import (
     Case,
@@ -196,6 +197,41 @@ EXPORT_GAMES_PER_FETCH = 200
 EXPORT_ENTRIES_PER_FETCH = 2000
 #: The export is sent in pieces of about this many bytes (a game at a time, at least).
 EXPORT_CHUNK_BYTES = 64 * 1024
+
+
+#: How long a download's claim on its account lasts at most (a worker that dies holding one).
+EXPORT_CLAIM_SECONDS = 15 * 60
+
+
+class OneExportAtATime:
+    """``player_export``'s pieces for a download that holds its account's one claim (in the
+    cache, so over every server process) until the response is closed: finished, cut short,
+    or never started. A download held open by a slow or stalled client keeps a database
+    connection (and on PostgreSQL its snapshot) for as long as it lasts; one at a time per
+    account keeps one player from holding many. ``ApiError`` 429 while another is running."""
+
+    def __init__(self, user: AbstractBaseUser, *, exported_at: dt.datetime) -> None:
+        self.key = f"games:export:{user.pk}"
+        if not cache.add(self.key, 1, EXPORT_CLAIM_SECONDS):
+            raise ApiError(
+                "export_in_progress",
+                "Your data is already being downloaded, in another tab or window. "
+                "Try again once that download has finished.",
+                429,
+            )
+        self.chunks = player_export(user, exported_at=exported_at)
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self
+
+    def __next__(self) -> bytes:
+        return next(self.chunks)
+
+    def close(self) -> None:
+        try:
+            self.chunks.close()  # type: ignore[attr-defined]
+        finally:
+            cache.delete(self.key)
 
 
 def player_export(user: AbstractBaseUser, *, exported_at: dt.datetime) -> Iterator[bytes]:

@@ -265,7 +265,12 @@ class ExportView(APIView):
     @extend_schema(
         summary="Download your data: the account, statistics, every game and its history",
         operation_id="me_export",
-        responses={200: ExportSerializer, 401: ApiErrorSerializer, 403: ApiErrorSerializer},
+        responses={
+            200: ExportSerializer,
+            401: ApiErrorSerializer,
+            403: ApiErrorSerializer,
+            429: ApiErrorSerializer,
+        },
     )
     def get(self, request: Request) -> StreamingHttpResponse:
         # Streamed as it is read (games.selectors.player_export): the same JSON document and
@@ -273,7 +278,7 @@ class ExportView(APIView):
         # is refused (not signed in, an Accept that is not JSON) is refused before this, as
         # JSON; a failure once the download has begun cuts it short, an incomplete document.
         exported_at = timezone.now()
-        chunks = selectors.player_export(request.user, exported_at=exported_at)
+        chunks = selectors.OneExportAtATime(request.user, exported_at=exported_at)
         response = StreamingHttpResponse(
             streaming_content(chunks), content_type=JSONRenderer.media_type
         )

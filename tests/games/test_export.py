@@ -22,6 +22,7 @@ from games import daily, selectors, services
 from games.models import Game, Move
 from tests.games.helpers import (
     anonymous_client,
+    assert_error,
     client_for,
     history,
     make_user,
@@ -301,3 +302,21 @@ def test_the_export_reads_one_moment_while_the_player_plays_on(monkeypatch) -> N
     assert Game.objects.get(pk=game["id"]).move_number == 2  # the move was made
     assert exported["move_number"] == 1
     assert [entry["number"] for entry in exported["history"]] == [1]
+
+
+@pytest.mark.django_db(transaction=True)  # as served: no transaction around the requests
+def test_one_download_at_a_time_per_player() -> None:
+    # A download held open (a slow or stalled client) keeps a database connection: a player
+    # may hold one, not many, and gets it back as soon as it closes, finished or not.
+    user = make_user("exporter")
+    client, other_device = client_for(user), client_for(user)
+    new_game(client, "gold-mine")
+    held = client.get("/api/me/export/")
+    assert held.status_code == 200
+    error = assert_error(other_device.get("/api/me/export/"), 429, "export_in_progress")
+    assert "already being downloaded" in error["message"]
+    assert download(client_for()).json()["account"]["username"] != "exporter"  # others may
+
+    held.close()  # cut short before its first piece
+    assert download(other_device).json()["account"]["username"] == "exporter"
+    assert download(client).json()["account"]["username"] == "exporter"  # each one released
