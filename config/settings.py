@@ -322,6 +322,10 @@ LEADERBOARD_PUSH_INTERVAL = env_number("LEADERBOARD_PUSH_INTERVAL", 0.25)
 WEBSOCKET_CONNECTIONS_PER_ACCOUNT = env_number("WEBSOCKET_CONNECTIONS_PER_ACCOUNT", 30)
 WEBSOCKET_CONNECTIONS_PER_ADDRESS = env_number("WEBSOCKET_CONNECTIONS_PER_ADDRESS", 300)
 WEBSOCKET_CONNECTION_TTL = 60.0
+# Each server process checks every so many seconds that its channel layer (Redis) still
+# delivers, and closes its live websockets (code 4503) when it does not, so pages reconnect and
+# catch up rather than miss updates while saying "Live" (config.layer_watch). 0: no check.
+LIVE_LAYER_CHECK_SECONDS = env_number("LIVE_LAYER_CHECK_SECONDS", 5.0)
 
 # Email carries password reset links. Without EMAIL_HOST each message is printed to stderr (the
 # server's log), which is how a local install shows them.

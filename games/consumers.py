@@ -20,7 +20,7 @@ from rest_framework.renderers import JSONRenderer
 
 from accounts.live import SignIn, SignOut, account_group
 from accounts.selectors import still_signed_in
-from config import connection_cap
+from config import connection_cap, layer_watch
 from games import selectors
 from games.live import game_group, leaderboard_group
 from games.rules import VARIANTS
@@ -28,6 +28,7 @@ from games.rules import VARIANTS
 # Close codes (4000-4999 are the application's own).
 NOT_SIGNED_IN, FORBIDDEN, NOT_FOUND, TOO_MANY_MESSAGES = 4401, 4403, 4404, 4429
 TOO_MANY_CONNECTIONS = 4430
+LAYER_INTERRUPTED = layer_watch.LAYER_INTERRUPTED  # 4503: live updates lost; pages reconnect
 
 logger = logging.getLogger("patience.websockets")
 
@@ -126,6 +127,8 @@ class PatienceConsumer(AsyncJsonWebsocketConsumer):
     async def join(self, group: str) -> None:
         self.joined = (*self.joined, group)
         await self.channel_layer.group_add(group, self.channel_name)
+        # Listening to a group: closed if the layer stops delivering (config.layer_watch).
+        layer_watch.watch(self)
 
     async def leave(self, group: str) -> None:
         if group in self.joined:
@@ -157,9 +160,13 @@ class PatienceConsumer(AsyncJsonWebsocketConsumer):
         await self.close(code=NOT_SIGNED_IN)
 
     async def disconnect(self, code: int) -> None:
-        for group in self.joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
-        self.joined = ()
+        layer_watch.forget(self)
+        joined, self.joined = self.joined, ()
+        for group in joined:
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception:  # Redis away: the subscription goes with its connection
+                logger.warning("leaving websocket group %s failed", group, exc_info=True)
 
     async def refuse(self, code: int) -> None:
         """Accept, then close with ``code``: a browser sees close codes, not handshake statuses."""

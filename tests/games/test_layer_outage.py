@@ -1,0 +1,205 @@
+"""A Redis outage under the channel layer: live sockets are closed (4503), never left saying
+"Live" while updates are lost, and a reconnection afterwards catches up what was missed.
+
+These start a Redis server of their own (``redis-server``, as on CI) so they can stop it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+
+from config import layer_watch
+from games import consumers, services
+from tests.games.test_websockets import connect, move_of, session_headers
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+play = database_sync_to_async(services.play_move)
+
+
+class PrivateRedis:
+    """A throwaway redis-server on a free port, which a test may stop and start again."""
+
+    def __init__(self) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        options = [
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ]
+        self.process = subprocess.Popen(
+            ["redis-server", *options],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("the private redis-server did not start")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(10)
+            self.process = None
+
+
+@pytest.fixture
+def private_redis(settings) -> Iterator[PrivateRedis]:
+    if shutil.which("redis-server") is None:
+        if os.environ.get("PATIENCE_REQUIRE_POSTGRES") == "1":
+            pytest.fail("redis-server is needed for the channel layer's outage tests")
+        pytest.skip("no redis-server here")
+    server = PrivateRedis()
+    server.start()
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [{"address": server.url, "socket_timeout": 5}]},
+        }
+    }
+    settings.LIVE_LAYER_CHECK_SECONDS = 0.5
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def player(django_user_model):
+    return django_user_model.objects.create_user("outage", password="x")
+
+
+@pytest.fixture
+def castle(player):
+    return services.create_game(user=player, variant_slug="selective-castle", seed=21)
+
+
+async def reconnect(path: str, headers, seconds: float = 10):
+    """Connect until the layer lets a connection join its group again."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            ws, first = await connect(path, headers)
+        except Exception:
+            first = None
+        if isinstance(first, dict):
+            return ws, first
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no connection after the outage (last: {first!r})")
+        await asyncio.sleep(0.2)
+
+
+def test_an_outage_closes_the_game_socket_and_the_reconnection_catches_up(
+    player, castle, private_redis, settings
+):
+    settings.WEBSOCKET_CONNECTIONS_PER_ACCOUNT = 1  # the closed socket's slot must come back
+    headers = session_headers(player)
+    path = f"/ws/games/{castle.game.pk}/"
+    after_first = services.play_move(user=player, game_id=castle.game.pk, move=move_of(castle))
+
+    @async_to_sync
+    async def scenario():
+        ws, sync = await connect(path, headers)
+        assert sync["type"] == "sync" and sync["game"]["move_number"] == 1
+
+        private_redis.stop()
+        # The move is recorded whatever Redis does; its update is lost with Redis.
+        await play(user=player, game_id=castle.game.pk, move=move_of(after_first))
+
+        closed = await ws.receive_output(timeout=5)
+        assert closed == {"type": "websocket.close", "code": consumers.LAYER_INTERRUPTED}
+        await ws.disconnect()
+
+        private_redis.start()
+        ws, catch_up = await reconnect(f"{path}?since=1", headers)
+        assert catch_up["type"] == "catch_up", catch_up  # not 4430: the slot was given back
+        assert [entry["number"] for entry in catch_up["missed"]] == [2]
+        assert catch_up["game"]["move_number"] == 2
+        await ws.disconnect()
+
+    scenario()
+
+
+def test_a_short_outage_between_two_checks_still_closes_the_socket(
+    player, castle, private_redis, settings
+):
+    settings.LIVE_LAYER_CHECK_SECONDS = 2
+    headers = session_headers(player)
+
+    @async_to_sync
+    async def scenario():
+        ws, sync = await connect(f"/ws/games/{castle.game.pk}/", headers)
+        assert sync["type"] == "sync"
+        await asyncio.sleep(0.3)  # just after the watch started: its next check is far off
+        private_redis.stop()
+        private_redis.start()  # back well before the next check
+        # The layer re-subscribes by itself; whatever was published in the gap is lost, so
+        # the socket is closed for the page to catch up.
+        closed = await ws.receive_output(timeout=8)
+        assert closed == {"type": "websocket.close", "code": consumers.LAYER_INTERRUPTED}
+        await ws.disconnect()
+
+    scenario()
+
+
+def test_while_the_layer_delivers_the_socket_stays_open(player, castle, private_redis):
+    headers = session_headers(player)
+
+    @async_to_sync
+    async def scenario():
+        ws, _ = await connect(f"/ws/games/{castle.game.pk}/", headers)
+        await asyncio.sleep(1.8)  # three checks
+        watch = layer_watch._watches[asyncio.get_running_loop()]
+        assert watch.checks >= 2
+        assert await ws.receive_nothing(timeout=0.3)
+        await play(user=player, game_id=castle.game.pk, move=move_of(castle))
+        update = await ws.receive_json_from(timeout=5)
+        assert update["type"] == "update" and update["game"]["move_number"] == 1
+        await ws.disconnect()
+
+    scenario()
+
+
+def test_the_in_memory_layer_is_not_watched(player, castle, settings):
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    headers = session_headers(player)
+
+    @async_to_sync
+    async def scenario():
+        assert get_channel_layer() is not None
+        ws, sync = await connect(f"/ws/games/{castle.game.pk}/", headers)
+        assert sync["type"] == "sync"
+        assert asyncio.get_running_loop() not in layer_watch._watches
+        await ws.disconnect()
+
+    scenario()
