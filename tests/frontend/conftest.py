@@ -78,7 +78,7 @@ def serve_site(**settings: str) -> Iterator[str]:
         "CLOSE_DAYS_IN_SERVER": "0",
         **settings,
     }
-    if os.environ.get("REDIS_URL"):
+    if os.environ.get("REDIS_URL") and "REDIS_URL" not in settings:
         env["REDIS_URL"] = os.environ["REDIS_URL"]
     connection.close()
     with servers(1, env) as (url,):

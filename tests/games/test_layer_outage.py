@@ -7,10 +7,6 @@ These start a Redis server of their own (``redis-server``, as on CI) so they can
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
-import socket
-import subprocess
 import time
 from collections.abc import Iterator
 
@@ -22,76 +18,25 @@ from channels.layers import get_channel_layer
 from config import layer_watch
 from games import consumers, services
 from tests.games.test_websockets import connect, move_of, session_headers
+from tests.redis_server import PrivateRedis
+from tests.redis_server import private_redis as start_private_redis
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 play = database_sync_to_async(services.play_move)
 
 
-class PrivateRedis:
-    """A throwaway redis-server on a free port, which a test may stop and start again."""
-
-    def __init__(self) -> None:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.process: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        options = [
-            "--port",
-            str(self.port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ]
-        self.process = subprocess.Popen(
-            ["redis-server", *options],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("the private redis-server did not start")
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait(10)
-            self.process = None
-
-
 @pytest.fixture
 def private_redis(settings) -> Iterator[PrivateRedis]:
-    if shutil.which("redis-server") is None:
-        if os.environ.get("PATIENCE_REQUIRE_POSTGRES") == "1":
-            pytest.fail("redis-server is needed for the channel layer's outage tests")
-        pytest.skip("no redis-server here")
-    server = PrivateRedis()
-    server.start()
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [{"address": server.url, "socket_timeout": 5}]},
+    for server in start_private_redis():  # one, stopped once the test is done with it
+        settings.CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "CONFIG": {"hosts": [{"address": server.url, "socket_timeout": 5}]},
+            }
         }
-    }
-    settings.LIVE_LAYER_CHECK_SECONDS = 0.5
-    try:
+        settings.LIVE_LAYER_CHECK_SECONDS = 0.5
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture
