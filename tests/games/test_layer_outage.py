@@ -16,8 +16,8 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from config import layer_watch
-from games import consumers, services
-from tests.games.test_websockets import connect, move_of, session_headers
+from games import consumers, daily, services
+from tests.games.test_websockets import ORIGIN, connect, move_of, session_headers
 from tests.redis_server import PrivateRedis
 from tests.redis_server import private_redis as start_private_redis
 
@@ -145,6 +145,33 @@ def test_the_in_memory_layer_is_not_watched(player, castle, settings):
         ws, sync = await connect(f"/ws/games/{castle.game.pk}/", headers)
         assert sync["type"] == "sync"
         assert asyncio.get_running_loop() not in layer_watch._watches
+        await ws.disconnect()
+
+    scenario()
+
+
+def test_an_outage_closes_a_leaderboard_socket_and_a_reconnection_gets_the_board(
+    player, private_redis
+):
+    today = daily.today()
+    path = f"/ws/leaderboards/daily/{today.isoformat()}/selective-castle/"
+
+    @async_to_sync
+    async def scenario():
+        ws, first = await connect(path, [ORIGIN])
+        assert first["type"] == "leaderboard" and first["count"] == 0
+        private_redis.stop()
+        # An attempt started during the outage: its change signal is lost with Redis.
+        await database_sync_to_async(services.start_daily_attempt)(
+            user=player, date=today, variant_slug="selective-castle"
+        )
+        closed = await ws.receive_output(timeout=5)
+        assert closed == {"type": "websocket.close", "code": consumers.LAYER_INTERRUPTED}
+        await ws.disconnect()
+
+        private_redis.start()
+        ws, board = await reconnect(path, [ORIGIN])
+        assert board["type"] == "leaderboard" and board["count"] == 1
         await ws.disconnect()
 
     scenario()
