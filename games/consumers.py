@@ -7,6 +7,7 @@ published after their commits (``games.live``) or what the selectors read.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -21,6 +22,7 @@ from rest_framework.renderers import JSONRenderer
 from accounts.live import SignIn, SignOut, account_group
 from accounts.selectors import still_signed_in
 from config import connection_cap, layer_watch
+from config.api import REDIS_UNREACHABLE
 from games import selectors
 from games.live import game_group, leaderboard_group
 from games.rules import VARIANTS
@@ -68,6 +70,13 @@ class PatienceConsumer(AsyncJsonWebsocketConsumer):
         # in the connection counters are given back.
         try:
             await super().__call__(scope, receive, send)
+        except REDIS_UNREACHABLE as exc:
+            # The channel layer or the connection counters are out of reach (Channels' own
+            # new_channel fails first): refused or closed with the outage's code, one line in
+            # the log, not a traceback per attempt; the page retries with its backoff.
+            logger.warning("websocket %s closed: Redis is unreachable (%s)", scope.get("path"), exc)
+            with contextlib.suppress(Exception):
+                await send({"type": "websocket.close", "code": LAYER_INTERRUPTED})
         finally:
             if self.slots is not None:
                 await connection_cap.release(self.slots)

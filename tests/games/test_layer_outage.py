@@ -175,3 +175,26 @@ def test_an_outage_closes_a_leaderboard_socket_and_a_reconnection_gets_the_board
         await ws.disconnect()
 
     scenario()
+
+
+def test_with_redis_unreachable_a_new_socket_is_refused_in_one_line(
+    player, castle, settings, caplog
+):
+    # Port 1: refused at once, as a Redis that is down. Channels itself fails first, making
+    # the connection's channel; that was a 500 and a traceback per attempt.
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": ["redis://127.0.0.1:1/0"]},
+        }
+    }
+    headers = session_headers(player)
+    for path in (
+        f"/ws/games/{castle.game.pk}/",
+        f"/ws/leaderboards/daily/{daily.today()}/gold-mine/",
+    ):
+        _, refused = async_to_sync(connect)(path, headers)
+        assert refused == consumers.LAYER_INTERRUPTED, refused
+    warnings = [r.getMessage() for r in caplog.records if r.name == "patience.websockets"]
+    assert len(warnings) == 2 and all("Redis is unreachable" in w for w in warnings), warnings
+    assert not [r for r in caplog.records if r.exc_info], "no traceback"
