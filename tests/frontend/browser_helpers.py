@@ -7,13 +7,17 @@ separate process, and this thread runs Playwright's event loop.
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 from django.db import connection
 from playwright.sync_api import Locator, Page, expect
 
 from games.rules import IllegalMove, get_variant, move_from_json
+
+WINNING_LINES = Path(__file__).resolve().parents[1] / "rules" / "winning_lines.json"
 
 PASSWORD = "correct-horse-battery-staple"
 _ANY = re.compile(".*")
@@ -247,6 +251,11 @@ class Line:
         assert move in self.legal(), f"{move} is not legal here: {self.legal()}"
         self.state, events = self.variant.play(self.state, move_from_json(move))
         return events
+
+
+def winning_line(slug: str) -> list[dict[str, Any]]:
+    """A winning line of moves of ``slug``'s deal in tests/rules/winning_lines.json."""
+    return json.loads(WINNING_LINES.read_text())[slug]
 
 
 def focused_pile(page: Page) -> str | None:

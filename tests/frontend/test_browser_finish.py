@@ -7,7 +7,6 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,12 +26,11 @@ from tests.frontend.browser_helpers import (
     start_game,
     tops,
     watch_errors,
+    winning_line,
 )
 from tests.frontend.conftest import screenshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-WINNING_LINES = Path(__file__).resolve().parents[1] / "rules" / "winning_lines.json"
 
 
 def home_moves(line: Line) -> list[dict[str, Any]]:
@@ -135,7 +133,7 @@ def test_finish_plays_the_last_cards_home_and_the_game_is_won(site, page, slug, 
     (Gold Mine after its last deal, Grandfather's Clock with eleven cards to go): Finish (the
     button, or F) wins the game."""
     errors = watch_errors(page)
-    winning = json.loads(WINNING_LINES.read_text())[slug]
+    winning = winning_line(slug)
     seed, moves = winning["seed"], winning["moves"]
     prefix = {"gold-mine": 102, "grandfathers-clock": 30}[slug]
     line = Line(slug, seed)

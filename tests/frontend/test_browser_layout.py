@@ -4,9 +4,7 @@ card, its targets and a hint each look different."""
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -18,6 +16,7 @@ from tests.frontend.browser_helpers import (
     pile,
     post_move,
     start_game,
+    winning_line,
 )
 from tests.frontend.conftest import screenshot
 
@@ -294,8 +293,6 @@ def test_a_court_cards_picture_is_clear_of_both_corner_indices(site, page):
         assert page.evaluate(_COURT_OVERLAPS) == [], size
 
 
-WINNING_LINES = Path(__file__).resolve().parents[1] / "rules" / "winning_lines.json"
-
 # Each complete foundation's mark, and the corner indices (rank and suit) of any card on the
 # board it covers, by more than a rounding error.
 _MARKS_OVER_INDICES = """
@@ -328,7 +325,7 @@ def test_a_complete_foundations_mark_covers_no_cards_corner(site, page, slug):
     # A won game (its stored winning line, played through the API): every foundation is
     # complete and marked; the mark must leave every corner index in view, its own card's and
     # its neighbours' (Grandfather's Clock's hours lie close together), on both pages.
-    winning = json.loads(WINNING_LINES.read_text())[slug]
+    winning = winning_line(slug)
     line = Line(slug, winning["seed"])
     game_id = start_game(page, slug, winning["seed"])
     for move in winning["moves"]:

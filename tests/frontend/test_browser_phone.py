@@ -3,9 +3,7 @@ header wraps rather than overlaps, and a message does not move the board."""
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -21,6 +19,7 @@ from tests.frontend.browser_helpers import (
     start_game,
     tap_move,
     watch_errors,
+    winning_line,
 )
 from tests.frontend.conftest import screenshot
 
@@ -259,8 +258,6 @@ def test_the_replay_controls_fit_a_phone_and_keep_their_names(
     assert errors == []
 
 
-WINNING_LINES = Path(__file__).resolve().parents[1] / "rules" / "winning_lines.json"
-
 # Per game, how far into its winning line (tests/rules/winning_lines.json) to look: where the
 # labelled piles hold most (Grounds for Divorce: three runs on the discard, four cards in the
 # stock; Blondes and Brunettes: a reserve half gone, Grandfather's Clock: won, its dial counting
@@ -312,7 +309,7 @@ def test_no_pile_label_covers_a_card_on_the_play_and_replay_pages(
     page = new_context(viewport=LABEL_SIZES[0]).new_page()
     errors = watch_errors(page)
     sign_in(page, site, "ada")
-    winning = json.loads(WINNING_LINES.read_text())[slug]
+    winning = winning_line(slug)
     game_id = start_game(page, slug, winning["seed"])
     prefix = LABEL_PREFIX[slug]
     for number, move in enumerate(winning["moves"][:prefix]):

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
@@ -18,18 +15,17 @@ from tests.frontend.browser_helpers import (
     tap_move,
     tops,
     watch_errors,
+    winning_line,
 )
 from tests.frontend.conftest import screenshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-WINNING_LINES = Path(__file__).resolve().parents[1] / "rules" / "winning_lines.json"
-
 
 def test_grandfathers_clock_is_won_in_the_browser_by_tapping_every_move(
     site, new_context, django_user_model
 ):
-    winning = json.loads(WINNING_LINES.read_text())["grandfathers-clock"]
+    winning = winning_line("grandfathers-clock")
     seed, moves = winning["seed"], winning["moves"]
     assert (seed, len(moves)) == (12, 41)
     create_players(django_user_model, "ada")
