@@ -309,7 +309,7 @@ def test_the_keyboard_picks_up_a_card_moves_it_with_the_arrows_and_puts_it_down(
     expect(cards(page, "tableau:2").last).to_have_class(re.compile(r"\bselected\b"))
     expect(pile(page, "tableau:7")).to_have_class(re.compile(r"\btarget\b"))
     expect(page.locator("#announce")).to_contain_text(
-        "Picked up Ace of diamonds from Tableau pile 3."
+        "Picked up Ace of diamonds from tableau pile 3."
     )
     navigate_to(page, "tableau:7")
     expect(pile(page, "tableau:7")).to_be_focused()
@@ -391,14 +391,14 @@ def test_screen_readers_hear_each_move_made_what_it_turned_up_and_each_deal(site
     page.keyboard.press("Enter")
     expect_move_number(page, 1)
     expect(page.locator("#announce")).to_have_text(
-        f"Moved the {spoken(moved)} from Tableau pile 3 to Tableau pile 1. "
-        f"{spoken(turned[0]['card'])} turned up on Tableau pile 3."
+        f"Moved the {spoken(moved)} from tableau pile 3 to tableau pile 1. "
+        f"{spoken(turned[0]['card'])} turned up on tableau pile 3."
     )
 
     # A deal is said too: the card each of the ten piles got, as a sighted player sees them land.
     events = line.play(DEAL)
     assert not [event for event in events if event["type"] == "run_removed"]
-    landed = [f"{spoken(line.top(f'tableau:{i}'))} to Tableau pile {i + 1}" for i in range(10)]
+    landed = [f"{spoken(line.top(f'tableau:{i}'))} to tableau pile {i + 1}" for i in range(10)]
     page.keyboard.press("d")
     expect_move_number(page, 2)
     expect(page.locator("#announce")).to_have_text(f"Dealt from the stock: {', '.join(landed)}.")
@@ -435,7 +435,7 @@ def test_announce_never_keeps_an_older_actions_words(site, page):
     page.keyboard.press("Enter")
     expect_move_number(page, 1)
     expect(announce).to_have_text(
-        f"Moved the {spoken(moved)} from Tableau pile 3 to Tableau pile 8."
+        f"Moved the {spoken(moved)} from tableau pile 3 to tableau pile 8."
     )
     page.evaluate(_WATCH_LIVE, ["message", "announce"])
 
@@ -453,7 +453,7 @@ def test_announce_never_keeps_an_older_actions_words(site, page):
     expect_move_number(page, 2)
     expect(page.locator("#message")).to_have_text("Move taken back.")
     expect(announce).to_have_text(
-        f"The {spoken(moved)} went back from Tableau pile 8 to Tableau pile 3."
+        f"The {spoken(moved)} went back from tableau pile 8 to tableau pile 3."
     )
     assert errors == []
 
@@ -633,11 +633,11 @@ def test_keys_that_cannot_apply_say_why_and_send_nothing(site, page):
     ("slug", "seed", "words"),
     [
         ("grandfathers-clock", 1,
-         "Hint: move the Four of spades from Tableau pile 1 to the 6 o'clock foundation."),
+         "Hint: move the Four of spades from tableau pile 1 to the 6 o'clock foundation."),
         ("blondes-and-brunettes", 5,
-         "Hint: move the Nine of diamonds from the reserve to Foundation 2."),
+         "Hint: move the Nine of diamonds from the reserve to foundation 2."),
         ("blondes-and-brunettes", 3,
-         "Hint: move the Four of spades from Tableau pile 5 to Foundation 1."),
+         "Hint: move the Four of spades from tableau pile 5 to foundation 1."),
     ],
 )  # fmt: skip
 def test_a_hint_names_its_piles_as_a_sentence_does(site, page, slug, seed, words):

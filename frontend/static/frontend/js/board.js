@@ -98,12 +98,13 @@ export function pileTitle(id, slug) {
   }
 }
 
-/** The pile as a sentence names it: "Tableau pile 4", "Foundation 2", but "the 12 o'clock
- * foundation", "the waste", "the reserve" (as the engine's messages say them). */
+/** The pile as the middle of a sentence names it, as the engine's messages do: "tableau pile 4",
+ * "foundation 2", "the 12 o'clock foundation", "the waste", "the reserve". */
 export function pileInSentence(id, slug) {
   const title = pileTitle(id, slug);
   const numbered = kindOf(id) === "tableau" || (kindOf(id) === "foundation" && slug !== "grandfathers-clock");
-  return numbered ? title : `the ${title.charAt(0).toLowerCase()}${title.slice(1)}`;
+  const lower = `${title.charAt(0).toLowerCase()}${title.slice(1)}`;
+  return numbered ? lower : `the ${lower}`;
 }
 
 function isComplete(id, cards, slug) {

@@ -257,7 +257,7 @@ function moveSummary(move, before, next) {
   const name = (id) => pileInSentence(id, next.variant);
   const parts = [];
   if (move.type === "deal") {
-    // "Dealt from the stock: Seven of clubs to Tableau pile 1, Two of hearts to Tableau pile 2.",
+    // "Dealt from the stock: Seven of clubs to tableau pile 1, Two of hearts to tableau pile 2.",
     // "Dealt from the stock: Four of clubs, Nine of hearts and Jack of spades to the waste."
     const landed = dealtCards(before, next).map(([id, codes]) => `${cardList(codes)} to ${name(id)}`);
     parts.push(landed.length ? `Dealt from the stock: ${landed.join(", ")}.` : "Dealt from the stock.");
@@ -275,7 +275,7 @@ function moveSummary(move, before, next) {
 
 const sameCards = (a, b) => a.length === b.length && a.every((code, i) => code === b[i]);
 
-/** What an undo took back, in words: "The Queen of hearts went back from Foundation 1 to Tableau
+/** What an undo took back, in words: "The Queen of hearts went back from foundation 1 to tableau
  * pile 2." The page sees two versions, not the move, so it finds the move that leads from the one
  * now shown to the one before: a legal move now (it was legal before the move taken back), whose
  * cards are on top of their pile now and were, before the undo, on its target (or had gone on to
@@ -383,7 +383,7 @@ function clearHint() {
   for (const node of board.querySelectorAll(".hinted, .hinted-target")) node.classList.remove("hinted", "hinted-target");
 }
 
-/** "Move the Seven of spades from Tableau pile 2 to Foundation 1." in the page's own pile names
+/** "Move the Seven of spades from tableau pile 2 to foundation 1." in the page's own pile names
  * ("from the waste", "to the 12 o'clock foundation"). */
 function hintText(move) {
   if (move.type === "deal") return "Hint: deal from the stock.";
