@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError
 from rest_framework import serializers
 
 from accounts.selectors import MAX_RESET_TOKEN_LENGTH, MAX_RESET_UID_LENGTH
@@ -73,9 +74,19 @@ class UserSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+def has_a_letter_or_digit(username: str) -> None:
+    """A name of punctuation alone ("." or "..") cannot be read on a leaderboard, and a link to
+    its profile (/players/../) would lead elsewhere: browsers resolve dot segments."""
+    if not any(character.isalnum() for character in username):
+        raise ValidationError("A username needs at least one letter or digit.", code="invalid")
+
+
 class RegisterSerializer(serializers.Serializer):
-    # Django's username rules: 150 characters of letters, digits and @ . + - _
-    username = _username_field("Choose a username.", validators=[UnicodeUsernameValidator()])
+    # Django's username rules: 150 characters of letters, digits and @ . + - _ (and one
+    # letter or digit at least)
+    username = _username_field(
+        "Choose a username.", validators=[UnicodeUsernameValidator(), has_a_letter_or_digit]
+    )
     password = _password_field("Choose a password.")
     email = _email_field(None, allow_blank=True, default="")
 

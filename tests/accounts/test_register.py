@@ -102,6 +102,15 @@ def test_usernames_outside_djangos_rules_are_refused(client: Client, username: s
     assert "username" in error["fields"]
 
 
+@pytest.mark.parametrize("username", [".", "..", "._-+@", "__"])
+def test_a_username_of_punctuation_alone_is_refused(client: Client, username: str) -> None:
+    response = post(client, "register", {"username": username, "password": PASSWORD})
+
+    error = assert_error(response, 400, "invalid")
+    assert error["fields"]["username"] == ["A username needs at least one letter or digit."]
+    assert not User.objects.exists()
+
+
 def test_usernames_may_use_letters_digits_and_at_dot_plus_dash_underscore(client: Client) -> None:
     response = post(client, "register", {"username": "grace.h+1@navy_-x", "password": PASSWORD})
 
