@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
-from .cards import card_name
+from .cards import RANK, RANK_NAMES, card_name
 from .state import DEAL, Move, Pile, State
 
 if TYPE_CHECKING:
@@ -59,7 +59,11 @@ def describe(variant: Variant, state: State, move: Move | None) -> str:
     s, t = variant.index[move.source], variant.index[move.target]  # type: ignore[index]
     card = f"the {card_name(state.piles[s].cards[-move.count])}"
     what = card if move.count == 1 else f"{card} and the {_cards(move.count - 1)} on it"
-    return f"Move {what} from {variant.pile_name(s)} to {variant.pile_name(t)}."
+    said = f"Move {what} from {variant.pile_name(s)} to {variant.pile_name(t)}."
+    if t in variant.home_idx and _sets_the_base_rank(variant, state):
+        rank = RANK_NAMES[RANK[state.piles[s].cards[-1]]]
+        said += f" That makes {rank} the base rank: its four cards lie nearest the top."
+    return said
 
 
 def _cards(n: int) -> str:
@@ -76,6 +80,8 @@ def _score(variant: Variant, state: State, move: Move, seen: Collection[State]) 
     source = state.piles[s]
     face_up = len(source.cards) - source.face_down
     if t in variant.home_idx:
+        if _sets_the_base_rank(variant, state):
+            return HOME - _base_rank_depth(state, source.cards[-1])
         # Of two cards that can go home, prefer the one hiding face-down cards.
         return HOME + (source.face_down if move.count == face_up else 0)
     if source_kind == "tableau" and source.face_down and move.count == face_up:
@@ -94,6 +100,26 @@ def _score(variant: Variant, state: State, move: Move, seen: Collection[State]) 
         if group.run_length(joined, move.count + 1) > move.count:
             return JOINS_RUN
     return SHUFFLE
+
+
+def _sets_the_base_rank(variant: Variant, state: State) -> bool:
+    """Whether a card going home now chooses the rank every foundation starts from."""
+    return variant.foundation_start == "base_rank" and state.base_rank is None
+
+
+def _base_rank_depth(state: State, card: int) -> int:
+    """How deep the cards of ``card``'s rank lie: the cards above each, summed. The first card
+    home sets the rank every foundation starts from, so the hint starts with the rank whose
+    cards are nearest the top. Only face-up cards are looked at (in Selective Castle, the one
+    game where the player chooses, every card is)."""
+    rank = RANK[card]
+    depth = 0
+    for pile in state.piles:
+        face_up = pile.cards[pile.face_down :]
+        for i, other in enumerate(face_up):
+            if RANK[other] == rank:
+                depth += len(face_up) - 1 - i
+    return depth
 
 
 def _returns(variant: Variant, state: State, move: Move, seen: Collection[State]) -> bool:

@@ -638,6 +638,9 @@ def test_keys_that_cannot_apply_say_why_and_send_nothing(site, page):
          "Hint: move the Nine of diamonds from the reserve to foundation 2."),
         ("blondes-and-brunettes", 3,
          "Hint: move the Four of spades from tableau pile 5 to foundation 1."),
+        ("selective-castle", 215,
+         "Hint: move the Four of diamonds from tableau pile 5 to foundation 1. "
+         "That makes Four the base rank: its four cards lie nearest the top."),
     ],
 )  # fmt: skip
 def test_a_hint_names_its_piles_as_a_sentence_does(site, page, slug, seed, words):

@@ -390,7 +390,12 @@ function hintText(move) {
   const cards = game.state.piles[move.from].cards;
   const from = pileInSentence(move.from, game.variant);
   const to = pileInSentence(move.to, game.variant);
-  return `Hint: move ${cardsWords(cards.at(-move.count), move.count)} from ${from} to ${to}.`;
+  const said = `Hint: move ${cardsWords(cards.at(-move.count), move.count)} from ${from} to ${to}.`;
+  // Selective Castle's first card home chooses every foundation's base rank (as the engine's hint says).
+  const setsBaseRank = game.variant === "selective-castle" && !game.state.base_rank && move.to.startsWith("foundation");
+  if (!setsBaseRank) return said;
+  const rank = rankName(cards.at(-1)[0]);
+  return `${said} That makes ${rank} the base rank: its four cards lie nearest the top.`;
 }
 
 /** Mark the hinted cards and where they go, on the board as drawn now. */
