@@ -36,7 +36,7 @@ NAME = re.compile(
 )
 #: A Selective Castle deal where following the hints reaches, after three moves, a position
 #: whose every legal move goes back to one already seen (found by the engine's hints).
-CIRCLING_DEAL = ("selective-castle", 147, 3)
+CIRCLING_DEAL = ("selective-castle", 76, 3)
 
 
 def hint(client: APIClient, game_id: int, **data: Any) -> Any:
