@@ -37,7 +37,7 @@ from accounts import services as accounts
 from config.api import ApiError
 from games import daily, selectors, services
 from games.models import AuditLog, DailyChallenge, Deal, Game, GameFlag, Move
-from games.rules import MAX_SEED
+from games.rules import MAX_SEED, VARIANTS
 
 User = get_user_model()
 
@@ -587,7 +587,18 @@ def duration_text(ms: float) -> str:
     return f"{hours} h {minutes} min"
 
 
-def move_text(payload: Any) -> str:
+def pile_title(slug: str, pile_id: Any) -> str:
+    """A pile as the play page titles it, from the engine's name: "Tableau pile 1",
+    "Foundation 2", "6 o'clock foundation", "Stock"; an id the game lacks as it is."""
+    variant = VARIANTS.get(slug)
+    index = variant.index.get(pile_id) if variant and isinstance(pile_id, str) else None
+    if index is None:
+        return str(pile_id)
+    name = variant.pile_name(index).removeprefix("the ")
+    return name[:1].upper() + name[1:]
+
+
+def move_text(payload: Any, slug: str) -> str:
     if isinstance(payload, dict):
         kind = payload.get("type")
         if kind in ("deal", "undo", "resign", "close") and len(payload) == 1:
@@ -595,7 +606,11 @@ def move_text(payload: Any) -> str:
         if kind == "move":
             count = payload.get("count", 1)
             suffix = f" \u00d7{count}" if count != 1 else ""
-            return f"{payload.get('from')} \u2192 {payload.get('to')}{suffix}"
+            source, target = (
+                pile_title(slug, payload.get("from")),
+                pile_title(slug, payload.get("to")),
+            )
+            return f"{source} \u2192 {target}{suffix}"
     return json.dumps(payload)
 
 
@@ -633,8 +648,8 @@ def board(state: Any, move: Any = None) -> list[dict[str, Any]] | None:
     for pile_id, pile in state["piles"].items():
         cards = pile.get("cards", []) if isinstance(pile, dict) else []
         down = pile.get("face_down", 0) if isinstance(pile, dict) else 0
-        kind, _, number = pile_id.partition(":")
-        label = kind.capitalize() + (f" {int(number) + 1}" if number.isdigit() else "")
+        kind = pile_id.partition(":")[0]
+        label = pile_title(str(state.get("variant")), pile_id)
         rows.get(kind, rows["top"]).append(
             {
                 "id": pile_id,
@@ -667,7 +682,7 @@ def timeline_rows(game: Game) -> list[dict[str, Any]]:
         rows.append(
             {
                 "number": entry["number"],
-                "move": move_text(entry["move"]),
+                "move": move_text(entry["move"], game.deal.variant),
                 "events": ", ".join(event_text(e) for e in entry["events"] or []),
                 "time": f"{entry['received_at']:%H:%M:%S.%f}"[:-3],
                 "gap": duration_text(entry["gap_ms"]),
@@ -684,7 +699,7 @@ def step_context(game: Game, step: int) -> dict[str, Any]:
     if entry:
         entry = {
             "number": entry["number"],
-            "move": move_text(move),
+            "move": move_text(move, game.deal.variant),
             "events": [event_text(e) for e in entry["events"] or []],
             "time": f"{entry['received_at']:%Y-%m-%d %H:%M:%S.%f}"[:-3],
             "gap": duration_text(entry["gap_ms"]),

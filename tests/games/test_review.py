@@ -5,6 +5,7 @@ and audit log, and the audited staff actions. Players reach none of it."""
 from __future__ import annotations
 
 import datetime as dt
+import html
 import re
 from typing import Any
 
@@ -278,6 +279,24 @@ def test_the_review_shows_the_engines_events(staff_client: Client, player: Any) 
     events = Move.objects.get(game=gold, number=1).events
     for event in events:
         assert event["type"] in page
+
+
+def test_the_review_names_piles_as_the_play_page_does(staff_client: Client, player: Any) -> None:
+    """Not the engine's ids counted from 0 ("tableau:0 → foundation:6") beside boards counted
+    from 1: the play page's names in the move list, the step and the boards."""
+    clock = services.create_game(user=player, variant_slug="grandfathers-clock", seed=1).game
+    move = {"type": "move", "from": "tableau:0", "to": "foundation:6"}
+    services.play_move(user=player, game_id=clock.pk, move=move)
+    page = staff_client.get(review_url(clock.pk, step=1)).content.decode()
+    page = html.unescape(page)
+    text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    assert text.count("Tableau pile 1 \u2192 6 o'clock foundation") == 2  # the list and the step
+    labels = re.findall(r'<div class="rv-label">([^<]*?) <span>', page)
+    assert labels[:12] == ["12 o'clock foundation"] + [
+        f"{h} o'clock foundation" for h in range(1, 12)
+    ]
+    assert "Tableau pile 8" in labels
+    assert "foundation:6" not in text and "Foundation 7" not in text
 
 
 def test_a_players_replay_of_an_unfinished_game_never_shows_hidden_cards(
