@@ -132,6 +132,11 @@ def test_the_replay_summary_counts_one_history_entry_in_the_singular(site, page)
     resign_via_api(page, game_id)  # the resignation is the one entry
     page.goto(f"{site}/replay/{game_id}/")
     expect(page.locator("#replay-summary")).to_contain_text("resigned · 1 history entry · started")
+    # In the site's day format, whatever the browser's locale ("Nov 22, 2026, 9:56 AM" before).
+    moment = r"\d{1,2} [A-Z][a-z]+ \d{4}, \d\d:\d\d"
+    expect(page.locator("#replay-summary")).to_have_text(
+        re.compile(rf"started {moment}, finished {moment}$")
+    )
 
 
 def test_the_replay_board_is_one_tab_stop_and_the_step_keys_work_around_it(site, page):
@@ -437,6 +442,7 @@ def test_a_name_on_the_leaderboards_leads_to_the_players_public_profile(
     expect(result).to_have_attribute("data-status", "resigned")
     expect(result.locator("td.num").first).to_have_text(rank)
     expect(result).to_contain_text("Gold Mine")
+    expect(result.locator("time")).to_have_text(re.compile(r"^\d{1,2} [A-Z][a-z]{2,3} \d{4}$"))
     expect(page.locator("#recent-results tbody tr")).to_have_count(5)
     played = page.locator(
         '#player-daily-table tr[data-variant="gold-mine"] td[data-label="Played"]'

@@ -5,7 +5,7 @@
 
 import { api } from "./api.js";
 import { renderMiniature } from "./board.js";
-import { serverNow } from "./ui.js";
+import { serverNow, when } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("lobby");
@@ -136,7 +136,7 @@ function savedGame(game) {
         "span",
         { class: "meta" },
         `${plural(game.counts.moves, "move")} · ${game.last_move_at ? "last played" : "started"} `,
-        el("time", { datetime: last, title: new Date(last).toLocaleString() }, ago(last)),
+        el("time", { datetime: last, title: when(last) }, ago(last)),
       ),
     ),
     el("a", { class: "button primary resume", href: `/play/${game.id}/`, "aria-label": `Resume ${names[game.variant] ?? game.variant}, game ${game.id}` }, "Resume"),

@@ -10,7 +10,7 @@ const message = document.getElementById("player-message");
 /** "2031-05-09" → "9 May 2031" (a UTC day). */
 function shortDay(isoDate) {
   const date = new Date(`${isoDate}T00:00:00Z`);
-  return date.toLocaleDateString(undefined, { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+  return date.toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 }
 
 function recentRow(result, totalCards) {

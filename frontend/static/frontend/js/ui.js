@@ -95,7 +95,10 @@ export function plural(n, one, many = `${one}s`) {
 export function when(iso) {
   if (!iso) return "—";
   const date = new Date(iso);
-  return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  // The site's day format ("22 November 2026", as the server's pages write it), at the time of
+  // day where the player is.
+  const day = date.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric" });
+  return `${day}, ${date.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" })}`;
 }
 
 /** "2025-03-04" (a UTC day) → "Tuesday 4 March 2025", as the server's pages write a day
