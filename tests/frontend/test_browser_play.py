@@ -297,6 +297,49 @@ def test_a_hint_asked_in_one_tab_is_counted_in_the_other_at_once(site, page):
     assert other_errors == []
 
 
+def test_a_hint_goes_once_the_board_changes_in_another_tab_and_stays_while_followed(site, page):
+    line = Line("selective-castle", 1)
+    game_id = start_game(page, "selective-castle", 1)
+    open_game(page, site, game_id)
+    message = page.locator("#message")
+    page.keyboard.press("h")
+    expect(message).to_have_text(re.compile(r"^Hint: "))
+    suggested = line.variant.hint(line.state, {line.state}).to_json()
+
+    # Picking up the card it names is following it: the hint stays.
+    pile(page, suggested["from"]).focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#announce")).to_contain_text("Picked up")
+    expect(message).to_have_text(re.compile(r"^Hint: "))
+    page.keyboard.press("Escape")
+    expect(message).to_have_text(re.compile(r"^Hint: "))
+
+    # A move made elsewhere leaves a board the hint no longer speaks of.
+    other = page.context.new_page()
+    open_game(other, site, game_id)
+    move = line.legal()[-1]
+    post_move(other, game_id, move, 0)
+    expect_move_number(page, 1)
+    expect(message).to_have_text("")
+
+
+def test_a_refusal_goes_when_the_player_picks_up_a_card(site, page):
+    line = Line("selective-castle", 1)
+    open_game(page, site, start_game(page, "selective-castle", 1))
+    message = page.locator("#message")
+    refused = card("tableau:0", "tableau:1")  # Queen of spades onto a 2
+    tap_move(page, refused)
+    expect(message).to_have_text(line.refusal(refused))
+
+    pile(page, "tableau:2").focus()
+    page.keyboard.press("Enter")  # a new action: the old refusal no longer applies
+    expect(page.locator("#announce")).to_contain_text("Picked up")
+    expect(message).to_have_text("")
+    page.keyboard.press("Escape")
+    expect(page.locator("#announce")).to_have_text("Put back.")
+    expect_move_number(page, 0)
+
+
 def test_the_keyboard_picks_up_a_card_moves_it_with_the_arrows_and_puts_it_down(site, page):
     line = Line("selective-castle", 1)
     open_game(page, site, start_game(page, "selective-castle", 1))

@@ -47,11 +47,22 @@ const NOTES = {
   day_closed: () => "The day closed at midnight UTC: your attempt stands as it was left.",
 };
 
+// What #message says of the board as it stood goes once it no longer holds: a hint ("board")
+// when the board changes (a move here or in another tab), a refusal ("action") then too, and
+// when the player picks up or puts back a card. Anything else stays until the next action.
+let fleeting = null;
+
 // #message and #announce are live regions: liveText makes a repeated message heard again (the
 // same refusal twice).
-function say(text, kind = "error") {
+function say(text, kind = "error", until = null) {
   liveText(message, text || "");
   message.dataset.kind = kind;
+  fleeting = text ? until : null;
+}
+
+/** Clear #message if what it says no longer holds after `change` ("board" or "action"). */
+function outdated(change) {
+  if (fleeting === "action" || (fleeting && change === "board")) say("", "info");
 }
 
 /** This page's sign-in ended (signed out in another tab, a new password, a closed account):
@@ -65,6 +76,7 @@ function whenSignedOut() {
   announce("");
   liveText(message, `${signedOut} `, link);
   message.dataset.kind = "error";
+  fleeting = null;
   headerSignedOut();
   input.reset(); // put back a card picked up
   if (game) show(game, { force: true });
@@ -76,9 +88,9 @@ const announce = (text) => liveText($("announce"), text);
 /** #message says `text` as what just happened, and #announce, which may still hold what an
  * earlier action did (a move, a pick-up), is emptied: a screen reader that reads it again must
  * not hear an old move, and #message, a live region itself, is not read twice. */
-function sayOnly(text, kind = "error") {
+function sayOnly(text, kind = "error", until = kind === "error" ? "action" : null) {
   announce("");
-  say(text, kind);
+  say(text, kind, until);
 }
 
 function clock(seconds) {
@@ -168,6 +180,7 @@ function show(next, { force = false } = {}) {
     return;
   }
   if (game && next.move_number < game.move_number) return;
+  if (game && next.move_number > game.move_number) outdated("board");
   game = next;
   keepFocus(board, () => renderBoard(board, game, variant));
   putBack = input.redrawn() ?? "";
@@ -417,16 +430,16 @@ function askHint() {
   queue = queue.then(async () => {
     if (!game || whenSignedOut()) return;
     const why = hintRefusal();
-    if (why) return sayOnly(why, "info");
+    if (why) return sayOnly(why, "info", "action");
     try {
       const path = `/api/games/${gameId}/hint/`;
       const answer = await api("POST", path, { expected_move_number: game.move_number }, { idempotent: true });
       if (answer.move_number !== game.move_number) return;
       game.counts.hints = answer.hints;
       showControls();
-      if (!answer.move) return sayOnly(answer.message, "info");
+      if (!answer.move) return sayOnly(answer.message, "info", "board");
       showHint(answer.move);
-      sayOnly(hintText(answer.move), "info"); // #message is a live region: not in #announce too
+      sayOnly(hintText(answer.move), "info", "board"); // #message is a live region: not in #announce too
     } catch (error) {
       await refused(error);
     }
@@ -490,7 +503,7 @@ async function finish() {
   await queue; // the version the player sees once what they sent before is answered
   if (!game || finishing || whenSignedOut()) return;
   if (game.status !== "playing") return sayOnly(overWords());
-  if (!homeMoves(game).length) return sayOnly("No card can go to a foundation now.", "info");
+  if (!homeMoves(game).length) return sayOnly("No card can go to a foundation now.", "info", "board");
   const run = { sent: 0, stopped: false, wake: null, notes: [], refused: false };
   finishing = run;
   putBack = "";
@@ -549,7 +562,11 @@ const input = attachInput(board, {
   hint: askHint,
   finish,
   say: sayOnly,
-  announce,
+  // A pick-up or a put-back is a new action: a refusal of the one before no longer applies.
+  announce: (text) => {
+    outdated("action");
+    announce(text);
+  },
 });
 
 async function newGame(button) {
