@@ -140,6 +140,45 @@ def test_a_forgotten_password_is_replaced_through_the_emailed_link(
     assert errors == []
 
 
+def reset_link(site: str, user) -> str:
+    """The link the server would email ``user`` (made with the browser tests' server's key)."""
+    with override_settings(SECRET_KEY=BROWSER_SECRET_KEY):
+        token = default_token_generator.make_token(user)
+    uid = urlsafe_base64_encode(str(user.pk).encode())
+    return f"{site}/password/reset/{uid}/{token}/"
+
+
+def test_a_reset_ends_the_pages_own_sign_in_only_when_it_was_that_accounts(
+    site, new_context, django_user_model
+):
+    create_players(django_user_model, "hopper", "lovelace")
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    sign_in(page, site, "hopper")
+
+    def reset(username: str) -> None:
+        # Read after the sign-in: a link is made from the account's last sign-in too.
+        link = reset_link(site, django_user_model.objects.get(username=username))
+        release_connection()
+        page.goto(link)
+        page.fill("#id_new_password", "a-fresh-passphrase")
+        page.fill("#id_new_password2", "a-fresh-passphrase")
+        page.locator("#reset-confirm-form button[type=submit]").click()
+        expect(page.locator("#reset-done")).to_be_visible()
+        # The link has done its work: no offer of another.
+        expect(page.get_by_role("link", name="Ask for a new link")).to_be_hidden()
+
+    reset("lovelace")  # someone else's account: this sign-in goes on
+    page.wait_for_timeout(300)
+    expect(page.locator("html")).to_have_attribute("data-user", "hopper")
+    expect(page.locator("nav.account-nav")).to_be_visible()
+
+    reset("hopper")  # this account's every session ended, this page's too
+    expect(page.locator("html")).to_have_attribute("data-user", "")
+    expect(page.locator("nav.account-nav")).to_be_hidden()
+    assert errors == []
+
+
 def test_a_player_downloads_their_data_then_closes_their_account(
     site, new_context, django_user_model
 ):

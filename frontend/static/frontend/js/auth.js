@@ -169,9 +169,17 @@ function initResetConfirm(form) {
   bindForm(form, {
     path: "/api/auth/password/reset/confirm/",
     body: (f) => ({ uid: f.dataset.uid, token: f.dataset.token, new_password: value(f, "new_password") }),
-    onSuccess: () => {
+    onSuccess: async () => {
       form.hidden = true;
       document.getElementById("reset-done").hidden = false;
+      document.getElementById("reset-again").hidden = true; // the link has done its work
+      // Every session of that account has ended: this one too, when it was that account's.
+      if (!document.documentElement.dataset.user) return;
+      try {
+        await api("GET", "/api/auth/me/");
+      } catch (error) {
+        if (error.status === 401 || error.status === 403) headerSignedOut();
+      }
     },
   });
 }
