@@ -32,8 +32,9 @@ from django.db.models import (
     Subquery,
     Value,
     When,
+    Window,
 )
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, Rank
 from rest_framework.renderers import JSONRenderer
 
 from config.api import ApiError
@@ -838,7 +839,11 @@ def alltime_leaderboard(variant: str, *, page: int = 1, size: int = 50) -> dict[
         .annotate(
             win_rate=ExpressionWrapper(F("wins") * 1.0 / F("played"), output_field=FloatField())
         )
-        .order_by("-wins", "-win_rate", F("best_time").asc(nulls_last=True), "owner__username")
+    )
+    standing = [F("wins").desc(), F("win_rate").desc(), F("best_time").asc(nulls_last=True)]
+    # Equal records share a rank (1, 1, 3); the name only orders them on the page.
+    players = players.annotate(rank=Window(Rank(), order_by=standing)).order_by(
+        *standing, "owner__username"
     )
     count = players.count()
     start, pages = page_start(count, page, size)
@@ -850,7 +855,7 @@ def alltime_leaderboard(variant: str, *, page: int = 1, size: int = 50) -> dict[
         "pages": pages,
         "results": [
             {
-                "rank": start + i + 1,
+                "rank": row["rank"],
                 "user": row["owner__username"],
                 "played": row["played"],
                 "wins": row["wins"],
@@ -859,7 +864,7 @@ def alltime_leaderboard(variant: str, *, page: int = 1, size: int = 50) -> dict[
                     None if row["best_time"] is None else round(row["best_time"].total_seconds(), 3)
                 ),
             }
-            for i, row in enumerate(players[start : start + size])
+            for row in players[start : start + size]
         ],
     }
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from games import selectors
 from games.models import Game
 from games.rules import get_variant
 from tests.games.helpers import (
@@ -375,6 +376,23 @@ def test_the_all_time_board_orders_by_wins_then_win_rate_then_best_time(
     assert [(e["user"], e["played"], e["wins"]) for e in castle] == [("few", 3, 3)]
     clock_board = alltime(anonymous_client(), "grandfathers-clock")["results"]
     assert [(e["user"], e["win_rate"]) for e in clock_board] == [("al", 1.0)]
+
+
+def test_equal_records_on_the_all_time_board_share_a_rank(clock: DailyClock, settings: Any) -> None:
+    """Ties share the rank of the first of them (1, 2, 2, 4), on every page; the name only
+    orders them."""
+    settings.LEADERBOARD_MIN_GAMES = 2
+    results(make_user("ace"), "grandfathers-clock", "WL", won_time=30)
+    for name in ("zed", "bea", "max"):  # made out of order: the name decides only the order
+        results(make_user(name), "grandfathers-clock", "LL")
+    results(make_user("won"), "grandfathers-clock", "LLL", first_day=5)
+
+    result = alltime(anonymous_client(), "grandfathers-clock")
+    assert [(e["rank"], e["user"]) for e in result["results"]] == [
+        (1, "ace"), (2, "bea"), (2, "max"), (2, "won"), (2, "zed")
+    ]  # fmt: skip
+    second_page = selectors.alltime_leaderboard("grandfathers-clock", page=2, size=2)
+    assert [(e["rank"], e["user"]) for e in second_page["results"]] == [(2, "max"), (2, "won")]
 
 
 def test_the_all_time_board_needs_the_minimum_of_finished_ranked_games(
