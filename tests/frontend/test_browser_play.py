@@ -352,7 +352,7 @@ def test_the_keyboard_picks_up_a_card_moves_it_with_the_arrows_and_puts_it_down(
     expect(cards(page, "tableau:2").last).to_have_class(re.compile(r"\bselected\b"))
     expect(pile(page, "tableau:7")).to_have_class(re.compile(r"\btarget\b"))
     expect(page.locator("#announce")).to_contain_text(
-        "Picked up Ace of diamonds from tableau pile 3."
+        "Picked up the Ace of diamonds from tableau pile 3."
     )
     navigate_to(page, "tableau:7")
     expect(pile(page, "tableau:7")).to_be_focused()
@@ -366,6 +366,23 @@ def test_the_keyboard_picks_up_a_card_moves_it_with_the_arrows_and_puts_it_down(
     page.keyboard.press("u")  # and U takes it back
     expect_move_number(page, 2)
     expect(cards(page, "tableau:2").last).to_have_attribute("data-card", moved)
+
+
+def test_enter_again_on_the_pile_lifts_one_more_card_and_says_which(site, page):
+    game_id = start_game(page, "grounds-for-divorce", 1)
+    post_move(page, game_id, card("tableau:2", "tableau:0"), 0)  # Six of clubs on the Seven
+    open_game(page, site, game_id)
+
+    pile(page, "tableau:0").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#announce")).to_contain_text(
+        "Picked up the Six of clubs from tableau pile 1."
+    )
+    page.keyboard.press("Enter")  # the Seven too: the two move together
+    expect(page.locator("#board .selected")).to_have_count(2)
+    expect(page.locator("#announce")).to_contain_text(
+        "Picked up the Seven of clubs and the Six of clubs from tableau pile 1. 1 pile takes them."
+    )
 
 
 def test_the_board_is_one_tab_stop_and_the_arrows_move_within_it(site, page):
@@ -760,7 +777,7 @@ def test_the_help_speaks_of_foundations_only_in_games_that_have_them(site, page)
     pile(page, "waste").focus()
     page.keyboard.press("Enter")
     expect(page.locator("#announce")).to_contain_text(
-        f"Picked up {card_name(parse_card(line.top('waste')))} from the waste."
+        f"Picked up the {card_name(parse_card(line.top('waste')))} from the waste."
     )
 
 

@@ -51,7 +51,10 @@ export function attachInput(board, actions) {
     const them = count === 1 ? "it" : "them";
     const where = places ? `${places} ${places === 1 ? "pile takes" : "piles take"} ${them}.` : `No pile takes ${them}.`;
     const from = pileInSentence(id, board.dataset.variant); // "from the waste", as after a move
-    actions.announce?.(`Picked up ${cards.join(", ")} from ${from}. ${where}`);
+    // "the Ten of diamonds", "the Nine of clubs, the Eight of hearts and the Seven of spades"
+    const named = cards.map((name) => `the ${name}`);
+    const list = named.length > 1 ? `${named.slice(0, -1).join(", ")} and ${named.at(-1)}` : named[0];
+    actions.announce?.(`Picked up ${list} from ${from}. ${where}`);
   }
 
   function cancel() {
