@@ -123,8 +123,8 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
-    """A refused cross-site write (``CSRF_FAILURE_VIEW``): under /api/ in DRF's words and
-    code, as its session sign-in refuses one; the usual page elsewhere."""
+    """A refused cross-site write under /api/ (through ``CSRF_FAILURE_VIEW``): in DRF's words
+    and code, as its session sign-in refuses one; Django's page elsewhere."""
     if request.path.startswith("/api/"):
         body = error_body("permission_denied", f"CSRF Failed: {reason}")
         return JsonResponse(body, status=403)

@@ -73,7 +73,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "t
 # and open its websockets (config.origins), e.g. "https://patience.example.org" when a proxy
 # does not pass the Host header the browser used.
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
-CSRF_FAILURE_VIEW = "config.api.csrf_failure"  # JSON under /api/
+CSRF_FAILURE_VIEW = "frontend.views.csrf_failure"  # JSON under /api/, the site's page elsewhere
 
 INSTALLED_APPS = [
     # daphne first so its runserver replaces Django's with an ASGI one.

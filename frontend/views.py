@@ -52,6 +52,18 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     return response
 
 
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A refused write (``CSRF_FAILURE_VIEW``): the API's JSON under /api/, else a page with
+    the site's header and a way on, not Django's technical page (with DEBUG on, its inline
+    style blocked by the Content-Security-Policy). The site's own forms post to the API, so a
+    page meets this only from an old tab or another site."""
+    if request.path.startswith("/api/"):
+        return api.csrf_failure(request, reason)
+    response = render(request, "frontend/refused.html", {"games": GAMES}, status=403)
+    setattr(response, SITE_PAGE, True)
+    return response
+
+
 @ensure_csrf_cookie
 def index(request: HttpRequest) -> HttpResponse:
     return _page(request, "lobby.html")

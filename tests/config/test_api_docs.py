@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.core.management import call_command
 from django.test import Client, RequestFactory
@@ -63,3 +65,15 @@ def test_a_refused_cross_site_write_under_api_is_json_and_a_page_elsewhere() -> 
     assert error["message"] == "CSRF Failed: CSRF cookie not set."
     page = csrf_failure(RequestFactory().post("/signin/"), "CSRF cookie not set.")
     assert page.status_code == 403 and page["Content-Type"].startswith("text/html")
+
+
+@pytest.mark.django_db
+def test_a_refused_write_to_a_page_gets_the_sites_page_with_debug_on_too(settings: Any) -> None:
+    settings.DEBUG = True
+    strict = Client(enforce_csrf_checks=True)
+    for path in ("/", "/rules/gold-mine/"):
+        response = strict.post(path)
+        assert response.status_code == 403
+        page = response.content.decode()
+        assert "That was not sent" in page and 'class="account-nav"' in page
+        assert "CSRF verification failed" not in page
