@@ -541,8 +541,17 @@ def test_the_deal_number_field_gives_the_range_and_shows_16_digits_in_full(site,
         field.fill(str(MAX_SEED))
         assert field.evaluate(_OVERFLOW) == 0, f"a 16-digit deal number is cut off at {width} px"
 
-    field.fill("12a")
-    page.locator("#seed-form button[type=submit]").click()
-    expect(page.locator("#seed-error")).to_have_text(
-        f"Enter a deal number: a whole number from 0 to {MAX_SEED}."
-    )
+
+def test_the_page_and_the_server_refuse_a_deal_number_in_the_same_words(site, page):
+    page.goto(site + "/")
+    field, error = page.locator("#seed-number"), page.locator("#seed-error")
+    submit = page.locator("#seed-form button[type=submit]")
+    field.fill("12a")  # refused by the page
+    submit.click()
+    expect(error).to_have_text(f"A deal number is a whole number from 0 to {MAX_SEED}.")
+    field.fill("")
+    submit.click()
+    expect(error).to_have_text("Enter a deal number.")
+    field.fill(str(MAX_SEED + 1))  # refused by the server
+    submit.click()
+    expect(error).to_have_text(f"A deal number is a whole number from 0 to {MAX_SEED}.")

@@ -92,7 +92,8 @@ seedForm.addEventListener("submit", (event) => {
   event.preventDefault();
   const raw = seedInput.value.trim();
   if (!/^\d+$/.test(raw)) {
-    seedReport("Enter a deal number: a whole number from 0 to 9007199254740991.");
+    // In the server's words, which refuse a number out of range.
+    seedReport(raw ? "A deal number is a whole number from 0 to 9007199254740991." : "Enter a deal number.");
     seedInput.focus();
     return;
   }
