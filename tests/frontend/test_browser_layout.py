@@ -391,3 +391,36 @@ def test_the_replays_board_fits_the_window_at_the_deal(site, page):
             if width == 1280:
                 screenshot(page, f"{slug}-replay-{width}x{height}")
     assert found == {}, f"replay boards not in the window at the deal: {found}"
+
+
+# How far the page reaches below the window, and where the help line under the board ends.
+_PAGE_IN_WINDOW = """
+() => {
+  const help = document.querySelector("#board-help").getBoundingClientRect();
+  return { page: document.documentElement.scrollHeight, help: help.bottom + scrollY,
+           helpHeight: help.height, window: innerHeight };
+}
+"""
+DESKTOPS = [(1280, 720), (1366, 768), (1024, 768), (1440, 900), (1920, 1080)]
+
+
+def test_the_play_page_fits_a_desktop_window_at_the_deal(site, page):
+    # The board, the controls above it and the help line below it, of every game at the deal,
+    # without scrolling. (A pile that grows in play may make the page scroll later: see
+    # test_long_piles_show_every_cards_corner_and_the_page_grows_to_hold_them.) Grandfather's
+    # Clock at 1280 x 720 reached 8 px below the window: its card size left no room for the
+    # help line's two or three lines.
+    games = {slug: start_game(page, slug, 3) for slug in SLUGS}
+    found = {}
+    for width, height in DESKTOPS:
+        page.set_viewport_size({"width": width, "height": height})
+        for slug, game_id in games.items():
+            open_game(page, site, game_id)
+            expect(page.locator("#board-help")).to_be_visible()
+            result = page.evaluate(_PAGE_IN_WINDOW)
+            assert result["helpHeight"] > 0
+            if result["page"] > height or result["help"] > height:
+                found[f"{slug} {width}x{height}"] = result
+            if (width, height) == (1280, 720):
+                screenshot(page, f"{slug}-play-{width}x{height}")
+    assert found == {}, f"play pages that scroll at the deal: {found}"

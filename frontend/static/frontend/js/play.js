@@ -2,7 +2,7 @@
 // answer to a move, or from the game's websocket (another tab or device) — never a guess.
 
 import { api, socket } from "./api.js";
-import { pileInSentence, renderBoard } from "./board.js";
+import { fitFans, pileInSentence, renderBoard } from "./board.js";
 import { cardName, rankName } from "./cards.js";
 import { attachInput } from "./input.js";
 import { keepFocus } from "./roving.js";
@@ -592,6 +592,28 @@ $("new-game").addEventListener("click", (event) => newGame(event.currentTarget))
 $("result-new").addEventListener("click", (event) => newGame(event.currentTarget));
 $("show-result").addEventListener("click", showResult);
 
+/** The card size keeps the table, the controls above it and the help line below it in the
+ * window at the deal (site.css: --cw from the window's height less --chrome). What lies outside
+ * the table (the header and controls above the felt, the felt's edge, the help line and the
+ * page's margin below it) is measured rather than assumed: the help line takes two lines or
+ * more as the window narrows, and none on a phone. Measured once the page is filled in and again
+ * when the window changes size, never on a move, so the cards keep their size during a game. */
+function fitChrome() {
+  const table = board.querySelector(".tabletop");
+  if (!table) return;
+  const felt = board.getBoundingClientRect();
+  const below = $("main").getBoundingClientRect().bottom - felt.bottom;
+  const chrome = felt.top + window.scrollY + (felt.height - table.getBoundingClientRect().height) + below;
+  board.style.setProperty("--page-chrome", `${Math.ceil(chrome)}px`);
+  fitFans(board);
+}
+
+let resizeFrame = 0;
+window.addEventListener("resize", () => {
+  cancelAnimationFrame(resizeFrame);
+  resizeFrame = requestAnimationFrame(fitChrome);
+});
+
 function live(state, text) {
   $("live").dataset.state = state;
   $("live").textContent = text;
@@ -602,6 +624,7 @@ async function start() {
     const [first, variants] = await Promise.all([api("GET", `/api/games/${gameId}/`), api("GET", "/api/variants/")]);
     variant = variants.find((v) => v.slug === first.variant) ?? null;
     show(first);
+    fitChrome();
   } catch (error) {
     say(error.message || "Could not load the game.");
     return;
