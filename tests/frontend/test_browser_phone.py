@@ -192,6 +192,91 @@ def test_a_message_does_not_move_the_board(site, new_context, django_user_model,
     assert errors == []
 
 
+# Grandfather's Clock on a phone: each foundation's and hour numeral's box, and the board's.
+_CLOCK = """
+() => {
+  const box = (node) => node.getBoundingClientRect().toJSON();
+  const piles = Object.fromEntries([...document.querySelectorAll("#board .pile[data-pile]")]
+    .map((p) => [p.dataset.pile, box(p.querySelector(".card") ?? p)]));
+  const marks = [...document.querySelectorAll("#board .hour-mark")].map(box);
+  return { piles, marks, board: box(document.querySelector("#board")),
+           page: document.documentElement.scrollWidth };
+}
+"""
+
+
+def _overlap(one, two) -> bool:
+    wide = min(one["right"], two["right"]) - max(one["left"], two["left"])
+    high = min(one["bottom"], two["bottom"]) - max(one["top"], two["top"])
+    return wide > 0.5 and high > 0.5
+
+
+def _middle(box) -> tuple[float, float]:
+    return (box["left"] + box["right"]) / 2, (box["top"] + box["bottom"]) / 2
+
+
+def _check_the_clock(found, size) -> list[str]:
+    """What is wrong with a clock drawn on a phone, as a player would say it."""
+    problems = []
+    if found["board"]["bottom"] > size["height"]:
+        problems.append(f"the board ends at {found['board']['bottom']:.0f} px, below the window")
+    if found["page"] > size["width"]:
+        problems.append("the page scrolls sideways")
+    hours = [found["piles"][f"foundation:{i}"] for i in range(12)]
+    tableau = found["piles"]["tableau:0"]
+    if abs(hours[0]["width"] - tableau["width"]) > 0.5:
+        problems.append("the clock's cards are smaller than the tableau's")
+    for i, one in enumerate(hours):
+        clashes = [j for j in range(i + 1, 12) if _overlap(one, hours[j])]
+        problems += [f"hours {i} and {j} overlap" for j in clashes]
+        if _overlap(one, tableau):
+            problems.append(f"hour {i} lies on the tableau")
+    # A clock: 12 at the top, 3 on the right, 6 at the bottom, 9 on the left.
+    x = {i: _middle(hours[i])[0] for i in range(12)}
+    y = {i: _middle(hours[i])[1] for i in range(12)}
+    if not (y[0] == min(y.values()) and y[6] == max(y.values()) and abs(x[0] - x[6]) < 1):
+        problems.append("12 and 6 are not at the top and bottom")
+    if not (x[3] == max(x.values()) and x[9] == min(x.values()) and abs(y[3] - y[9]) < 1):
+        problems.append("3 and 9 are not on the right and left")
+    # Each numeral lies nearer its own foundation than any other.
+    for i, mark in enumerate(found["marks"]):
+        mx, my = _middle(mark)
+        distance = [(mx - _middle(h)[0]) ** 2 + (my - _middle(h)[1]) ** 2 for h in hours]
+        if distance.index(min(distance)) != i:
+            problems.append(f"the numeral of hour {i} lies nearer another foundation")
+    return problems
+
+
+def test_grandfathers_clock_fits_a_phone_with_cards_as_large_as_its_tableaus(
+    site, new_context, django_user_model
+):
+    """Its clock stood above the tableau as an ellipse 7.1 card widths high: the replay's board
+    reached past a 360 x 740 window, and the play page's past a 375 x 667 one. On a phone the
+    clock is a compact frame of the twelve foundations, and the whole board is in view at the
+    deal, its clock's cards the tableau's size, every hour where a clock has it."""
+    create_players(django_user_model, "ada")
+    page = new_context(viewport=PHONE).new_page()
+    errors = watch_errors(page)
+    sign_in(page, site, "ada")
+    game_id = start_game(page, "grandfathers-clock", 3)
+    found = {}
+    for size in (PHONE, {"width": 375, "height": 667}, {"width": 390, "height": 844}):
+        page.set_viewport_size(size)
+        name = f"{size['width']}x{size['height']}"
+        open_game(page, site, game_id)
+        found[f"play {name}"] = _check_the_clock(page.evaluate(_CLOCK), size)
+        screenshot(page, f"grandfathers-clock-play-{name}")
+        if size["width"] == 375:
+            continue  # the replay's taller header needs cards under 44 px there: it scrolls
+        page.goto(f"{site}/replay/{game_id}/")
+        expect(page.locator("#step")).to_have_text("Step 0 of 0")
+        expect(page.locator("#board .pile[data-pile]").first).to_be_visible()
+        found[f"replay {name}"] = _check_the_clock(page.evaluate(_CLOCK), size)
+        screenshot(page, f"grandfathers-clock-replay-{name}")
+    assert {where: problems for where, problems in found.items() if problems} == {}
+    assert errors == []
+
+
 # What each replay control shows (its words, or its icon on a phone), as boxes, and the room
 # inside its border and padding; the words a screen reader hears are left out when hidden.
 _CONTROL_CONTENT = """

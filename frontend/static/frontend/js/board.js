@@ -21,7 +21,8 @@ const foundations = (n) => range(n, (i) => ({ pile: `foundation:${i}` }));
  * widths}) or a spacer ({gap: card widths}); a clock row holds its foundations in a circle.
  * `units` is the table's width in card widths (columns × 1.1 − 0.1, the gap being 0.1 card),
  * `tall` its height to keep in view (cards shrink to fit a short window). Grandfather's Clock
- * puts the clock beside the tableau on a wide board and above it on a narrow one (site.css).
+ * puts the clock beside the tableau on a wide board and above it on a narrow one, where a
+ * phone-width board (under 560 px) draws it as a compact frame rather than an ellipse (site.css).
  */
 export const layouts = {
   "gold-mine": {
@@ -77,6 +78,20 @@ export const layouts = {
 
 // The clock's ellipse, in card widths: wide enough that neighbouring hours never overlap.
 const CLOCK = { rx: 2.9, ry: 2.85, inner: 1.55 };
+// The compact clock of a phone-width board (site.css): the twelve foundations as a frame of
+// five columns and three rows around the dial, clockwise from 12 in the top row's middle (3 on
+// the right, 6 in the bottom row's middle, 9 on the left), each hour written just outside its
+// card. Column and row pitch in card widths; `mark` and `side`: how far above or below its
+// card, and beside it (clear of a complete foundation's ✓ on its right edge), a numeral's
+// middle lies.
+const RING = {
+  // [column, row] of each hour, 12 o'clock first.
+  cells: [[2, 0], [3, 0], [4, 0], [4, 1], [4, 2], [3, 2], [2, 2], [1, 2], [0, 2], [0, 1], [0, 0], [1, 0]],
+  dx: 1.35,
+  dy: 1.55,
+  mark: 0.24,
+  side: 0.36,
+};
 
 const kindOf = (id) => id.split(":")[0];
 
@@ -228,23 +243,41 @@ function drawPile(slot, pile, state, layout, slug, reveal) {
   return node;
 }
 
+/** Where hour `i` lies, in card widths from the clock's middle, on the ellipse ([x, y]) and in
+ * the compact frame ([ringX, ringY]): its pile's top left corner, and its numeral's middle. */
+function clockPlace(i) {
+  const angle = (i / 12) * 2 * Math.PI;
+  const [sin, cos] = [Math.sin(angle), Math.cos(angle)];
+  const [col, row] = RING.cells[i];
+  const [x, y] = [(col - 2) * RING.dx - 0.5, (row - 1) * RING.dy - 0.7];
+  // The numeral: above the top row, below the bottom row, left of 9 and right of 3.
+  let mark = [x + 0.5, row === 0 ? y - RING.mark : y + 1.4 + RING.mark];
+  if (row === 1) mark = [col === 0 ? x - RING.side : x + 1 + RING.side, 0];
+  return {
+    pile: [CLOCK.rx * sin - 0.5, -CLOCK.ry * cos - 0.7, x, y],
+    mark: [CLOCK.inner * sin, -CLOCK.inner * cos, ...mark],
+  };
+}
+
+/** Hands a clock's pile or numeral its places (site.css picks the ellipse's or the frame's). */
+function place(node, [x, y, ringX, ringY]) {
+  const values = { "--x": x, "--y": y, "--ring-x": ringX, "--ring-y": ringY };
+  for (const [name, value] of Object.entries(values)) node.style.setProperty(name, value.toFixed(3));
+}
+
 function drawClock(slots, draw) {
   const clock = div("clock");
   const face = div("clock-face", { "aria-hidden": "true" });
   clock.append(face);
   slots.forEach((slot, i) => {
-    const angle = (i / 12) * 2 * Math.PI;
-    const [sin, cos] = [Math.sin(angle), Math.cos(angle)];
-    // Centre of hour i on the ellipse, less half a card: positions in card widths.
+    const at = clockPlace(i);
     const pile = draw(slot);
-    pile.style.left = `calc(50% + var(--cw) * ${(CLOCK.rx * sin - 0.5).toFixed(3)})`;
-    pile.style.top = `calc(50% + var(--cw) * ${(-CLOCK.ry * cos - 0.7).toFixed(3)})`;
+    place(pile, at.pile);
     clock.append(pile);
-    // The dial's numeral, inside the ring of cards: the hour the foundation builds to.
+    // The dial's numeral, by its foundation: the hour the foundation builds to.
     const mark = div("hour-mark");
     mark.textContent = HOURS[i];
-    mark.style.left = `calc(50% + var(--cw) * ${(CLOCK.inner * sin).toFixed(3)})`;
-    mark.style.top = `calc(50% + var(--cw) * ${(-CLOCK.inner * cos).toFixed(3)})`;
+    place(mark, at.mark);
     face.append(mark);
   });
   const done = clock.querySelectorAll(".pile.complete").length;
