@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.frontend.browser_helpers import (
+    Line,
     board_ready,
     call_api,
     create_players,
@@ -189,6 +190,67 @@ def test_a_message_does_not_move_the_board(site, new_context, django_user_model,
     expect(message).to_have_attribute("data-kind", "error")
     check()
     screenshot(page, f"message-{size['width']}")
+    assert errors == []
+
+
+# Where the parts above the board lie, the board's top, and what lies on the title's middle.
+_ABOVE_THE_BOARD = """
+() => {
+  const box = (selector) => document.querySelector(selector).getBoundingClientRect().toJSON();
+  const title = box("#game-title");
+  const seen = document.elementFromPoint(title.left + 8, (title.top + title.bottom) / 2);
+  const buttons = [...document.querySelectorAll(".play-actions > :not([hidden])")]
+    .map((b) => b.getBoundingClientRect()).filter((b) => b.width > 0);
+  return {
+    actions: box(".play-actions"), board: box("#board"), message: box("#message"),
+    buttonsTop: Math.min(...buttons.map((b) => b.top)),
+    titleShows: Boolean(seen?.closest("#game-title")),
+    messageShows: Boolean(seen?.closest(".message-slot")),
+  };
+}
+"""
+
+
+@pytest.mark.parametrize("size", [PHONE, {"width": 390, "height": 844}])
+def test_on_a_phone_no_empty_band_lies_above_the_board(site, new_context, django_user_model, size):
+    """The room a message needs (three lines on a phone) stayed empty above the board while
+    there was none. Now the board follows the buttons, and a message lies over the title and
+    the counts: in the window, over no button, and gone again after the next move."""
+    create_players(django_user_model, "ada")
+    page = new_context(viewport=size).new_page()
+    errors = watch_errors(page)
+    sign_in(page, site, "ada")
+    line = Line("blondes-and-brunettes", 3)
+    open_game(page, site, start_game(page, "blondes-and-brunettes", 3))
+    screenshot(page, f"no-message-{size['width']}")
+    idle = page.evaluate(_ABOVE_THE_BOARD)
+    assert idle["board"]["top"] - idle["actions"]["bottom"] <= 12, idle
+    assert idle["titleShows"], idle
+    message = page.locator("#message")
+
+    def shown(name: str) -> None:
+        found = page.evaluate(_ABOVE_THE_BOARD)
+        assert found["board"]["top"] == idle["board"]["top"]
+        box = found["message"]
+        assert box["height"] > 0 and box["top"] >= 0 and box["right"] <= size["width"], found
+        assert box["bottom"] <= found["buttonsTop"] + 0.5, found  # over no button
+        assert found["messageShows"] and not found["titleShows"], found  # over the title
+        screenshot(page, f"{name}-{size['width']}")
+
+    page.locator("#hint").click()
+    expect(message).to_have_text(re.compile(r"^Hint: move the .+ from .+ to "))
+    shown("message-hint")
+    # One of the engine's longest refusals: the 5 of spades does not go on the 3 of hearts.
+    tap_move(page, {"type": "move", "from": "tableau:5", "to": "foundation:0", "count": 1})
+    expect(message).to_have_attribute("data-kind", "error")
+    shown("message-refusal")
+
+    move = next(m for m in line.legal() if m["type"] == "move" and m["to"].startswith("tableau"))
+    tap_move(page, move)
+    expect(page.locator("#board")).to_have_attribute("data-move-number", "1")
+    expect(message).to_be_empty()
+    after = page.evaluate(_ABOVE_THE_BOARD)
+    assert after["titleShows"] and after["board"]["top"] == idle["board"]["top"], after
     assert errors == []
 
 
