@@ -759,11 +759,24 @@ def test_left_and_right_keep_to_the_row_before_another_row(site, page):
     assert (focused_pile(page) or "").startswith("foundation:")
 
 
-def test_the_help_speaks_of_foundations_only_in_games_that_have_them(site, page):
+def test_the_help_speaks_of_foundations_and_a_stock_only_in_games_that_have_them(site, page):
     open_game(page, site, start_game(page, "grounds-for-divorce", 1))
     help_text = page.locator("#board-help")
-    expect(help_text).to_contain_text("tap the stock to deal")
+    expect(help_text).to_contain_text(
+        "tap a card then a pile; tap the stock to deal. Keyboard:", use_inner_text=True
+    )
+    expect(help_text).to_contain_text("Esc puts back, D deals, U undoes", use_inner_text=True)
     expect(help_text).not_to_contain_text("foundation", use_inner_text=True)  # as shown
+
+    for slug in ("selective-castle", "grandfathers-clock"):  # everything dealt at once
+        open_game(page, site, start_game(page, slug, 1))
+        expect(help_text).to_contain_text(
+            "tap a card then a pile; double-tap sends a card to a foundation. Keyboard:",
+            use_inner_text=True,
+        )
+        expect(help_text).to_contain_text("Esc puts back, F sends", use_inner_text=True)
+        expect(help_text).not_to_contain_text("stock", use_inner_text=True)
+        expect(help_text).not_to_contain_text("D deals", use_inner_text=True)
 
     line = Line("gold-mine", 1)
     open_game(page, site, start_game(page, "gold-mine", 1))

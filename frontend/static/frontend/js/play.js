@@ -144,6 +144,8 @@ function showControls() {
   $("help-undo-hint").hidden = game.ranked;
   // Grounds for Divorce has no foundation: no double-tap home, no Finish.
   for (const part of document.querySelectorAll(".help-foundations")) part.hidden = !hasFoundations();
+  // Selective Castle and Grandfather's Clock deal everything at once: no stock to tap, no D.
+  for (const part of document.querySelectorAll(".help-stock")) part.hidden = !hasStock();
   // The server says whether it would take the last move back (not one that showed cards).
   $("undo").disabled = game.ranked || over || !game.can_undo;
   $("undo").title = game.can_undo || over ? "" : undoRefusal();
@@ -455,6 +457,7 @@ const undo = () => act(`/api/games/${gameId}/undo/`, {}, undoRefusal, { summary:
 
 const isFoundation = (id) => typeof id === "string" && id.startsWith("foundation:");
 const hasFoundations = () => (variant?.piles ?? []).some((pile) => isFoundation(pile.id));
+const hasStock = () => (variant?.piles ?? []).some((pile) => pile.id === "stock");
 /** The legal moves that put one more card on a foundation (Grandfather's Clock's dial piles
  * are foundations too), from the game's legal_moves: which cards may go is the engine's say. */
 const homeMoves = (shown) =>
