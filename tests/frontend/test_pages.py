@@ -280,3 +280,27 @@ def test_the_reset_pages_sign_in_links_do_not_carry_the_link(
     # Only the form, which sends it back to the API, holds the token.
     assert page.count(token) == 1 and f'data-token="{token}"' in page
     assert 'href="/signin/?next=/" id="sign-in"' in page
+
+
+#: A right-pointing triangle as the icons draw one: "M5 3v10l8-5z".
+RIGHT_TRIANGLE = re.compile(r"M[\d.]+ [\d.]+v[\d.]+l[\d.]+-[\d.]+z")
+
+
+@pytest.mark.django_db
+def test_the_replays_step_buttons_do_not_look_like_its_play_button(
+    client: Client, django_user_model
+) -> None:
+    """Their labels are hidden on a phone: the icons alone tell them apart, and Forward was a
+    right-pointing triangle a pixel narrower than Play's."""
+    from games import services
+
+    owner = django_user_model.objects.create_user("owner", password="x")
+    game = services.create_game(user=owner, variant_slug="gold-mine").game
+    client.force_login(owner)
+    page = client.get(f"/replay/{game.pk}/").content.decode()
+    icons = {
+        button: re.search(rf'id="{button}".*?<path d="([^"]+)"', page).group(1)
+        for button in ("first", "back", "play", "forward", "last")
+    }
+    assert len(set(icons.values())) == 5
+    assert [b for b, path in icons.items() if RIGHT_TRIANGLE.fullmatch(path)] == ["play"]
