@@ -215,6 +215,26 @@ def test_undo_takes_back_a_move_and_restores_the_board(site, page):
     expect(page.locator("#undo")).to_be_disabled()
 
 
+def test_the_focus_stays_on_the_table_when_undo_or_resign_is_disabled_under_it(site, page):
+    line = Line("selective-castle", 1)
+    open_game(page, site, start_game(page, "selective-castle", 1))
+    play_and_check(page, line, "tap", card("tableau:2", "tableau:7"))
+    page.locator("#undo").focus()
+    page.keyboard.press("Enter")  # nothing is left to undo: the button is disabled
+    expect_move_number(page, 2)
+    expect(page.locator("#undo")).to_be_disabled()
+    expect(page.locator('#board .pile[tabindex="0"]')).to_be_focused()
+
+    page.locator("#resign").focus()
+    page.keyboard.press("Enter")
+    page.locator("#confirm-resign").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#result")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#result")).to_be_hidden()
+    expect(page.locator('#board .pile[tabindex="0"]')).to_be_focused()
+
+
 def test_undo_is_offered_only_when_the_server_would_accept_it(site, page):
     open_game(page, site, start_game(page, "gold-mine", 3))
     tap_move(page, {"type": "deal"})  # a deal shows hidden cards: it cannot be taken back

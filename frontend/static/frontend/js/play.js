@@ -122,8 +122,12 @@ function badge(text, className, href) {
   return node;
 }
 
+/** The pile the board's one Tab stop is on: where the focus goes when its control is gone. */
+const boardStop = () => board.querySelector('.pile[tabindex="0"]');
+
 function showControls() {
   const over = game.status !== "playing";
+  const focused = document.activeElement;
   $("game-title").textContent = variant?.name ?? game.variant;
   document.title = `${variant?.name ?? "Game"} · Patience`;
   board.setAttribute("aria-label", `${variant?.name ?? "Card"} table`);
@@ -153,6 +157,9 @@ function showControls() {
   $("show-result").hidden = !over;
   showFinish();
   tick();
+  // A button disabled under the focus (Undo once nothing can be undone, Resign once resigned)
+  // drops it to the page's start: keep it on the table instead.
+  if (focused instanceof HTMLButtonElement && (focused.disabled || focused.hidden)) boardStop()?.focus();
 }
 
 function showResult() {
@@ -472,7 +479,7 @@ function showFinish() {
   const button = $("finish");
   const running = Boolean(finishing);
   const hide = !running && (!game || game.status !== "playing" || !homeMoves(game).length);
-  if (hide && document.activeElement === button) board.querySelector('.pile[tabindex="0"]')?.focus();
+  if (hide && document.activeElement === button) boardStop()?.focus();
   button.hidden = hide;
   // Gone once the game is over, and never kept in a game with no foundation (Grounds for
   // Divorce), where it never shows.
@@ -594,6 +601,10 @@ $("resign-dialog").addEventListener("close", () => {
 $("new-game").addEventListener("click", (event) => newGame(event.currentTarget));
 $("result-new").addEventListener("click", (event) => newGame(event.currentTarget));
 $("show-result").addEventListener("click", showResult);
+// The dialog gives the focus back to what had it, which may be gone by now.
+$("result").addEventListener("close", () => {
+  if (document.activeElement === document.body) boardStop()?.focus();
+});
 
 /** The card size keeps the table, the controls above it and the help line below it in the
  * window at the deal (site.css: --cw from the window's height less --chrome). What lies outside
