@@ -757,6 +757,62 @@ def test_a_socket_the_server_ends_for_good_says_why_instead_of_reconnecting(site
     assert errors == []
 
 
+NETWORK_MESSAGE = "Could not reach the server. Check your connection and try again."
+
+
+def test_the_server_out_of_reach_is_no_longer_said_once_the_game_arrives_again(site, page):
+    line = Line("selective-castle", 1)
+    game_id = start_game(page, "selective-castle", 1)
+    sockets = []
+
+    def relay(ws) -> None:  # the real socket, which the test can drop
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    page.route_web_socket(re.compile(r"/ws/games/"), relay)
+    open_game(page, site, game_id)
+    page.route(re.compile(r"/api/games/\d+/moves/"), lambda route: route.abort())
+    tap_move(page, card("tableau:2", "tableau:7"))
+    message = page.locator("#message")
+    expect(message).to_have_text(NETWORK_MESSAGE)
+    expect_move_number(page, 0)
+
+    page.unroute(re.compile(r"/api/games/\d+/moves/"))
+    sockets[-1].close()  # the connection drops; the page reconnects and gets the game again
+    expect(page.locator("#live")).to_have_text("Live")
+    expect(message).to_have_text("")
+    assert len(sockets) == 2
+    assert line.tops() == tops(page)
+
+
+def test_a_game_that_could_not_load_is_asked_for_again(site, page):
+    game_id = start_game(page, "gold-mine", 3)
+    failing = re.compile(rf"/api/games/{game_id}/$")
+    page.route(failing, lambda route: route.abort())
+    page.goto(f"{site}/play/{game_id}/")
+    expect(page.locator("#message")).to_have_text(
+        "Could not load the game: the server cannot be reached. Trying again…"
+    )
+    page.unroute(failing)
+    board_ready(page)  # loaded and live, without a reload
+    expect(page.locator("#message")).to_have_text("")
+    expect(page.locator("#game-title")).to_have_text("Gold Mine")
+
+
+def test_a_card_tapped_or_entered_after_the_end_says_the_game_is_over(site, page):
+    game_id = start_game(page, "selective-castle", 1)
+    call_api(page, "POST", f"/api/games/{game_id}/resign/", {})
+    open_game(page, site, game_id)
+    page.keyboard.press("Escape")  # the result dialog
+    message = page.locator("#message")
+    pile(page, "tableau:0").focus()
+    page.keyboard.press("Enter")
+    expect(message).to_have_text("This game is over: you resigned.")
+    page.evaluate("() => { document.getElementById('message').textContent = ''; }")
+    cards(page, "tableau:1").last.click()
+    expect(message).to_have_text("This game is over: you resigned.")
+
+
 def test_left_and_right_keep_to_the_row_before_another_row(site, page):
     """Right from a pile goes to the next pile in its row, even when a pile of the row below is
     nearer, and a sideways fan (the reserve) is reached by its first card."""

@@ -208,7 +208,9 @@ export function attachInput(board, actions) {
     const { pile, card } = press;
     press = null;
     if (drag) return endDrag(event);
-    if (playing() && pile.isConnected) tap(pile, card);
+    if (!pile.isConnected) return;
+    if (playing()) tap(pile, card);
+    else actions.ended?.(); // the page says why nothing happens, as for D, H, U and F
   });
 
   window.addEventListener("pointercancel", (event) => {
@@ -245,6 +247,7 @@ export function attachInput(board, actions) {
     if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       if (playing()) enter(pile);
+      else actions.ended?.();
     }
   });
 

@@ -49,7 +49,9 @@ const NOTES = {
 
 // What #message says of the board as it stood goes once it no longer holds: a hint ("board")
 // when the board changes (a move here or in another tab), a refusal ("action") then too, and
-// when the player picks up or puts back a card. Anything else stays until the next action.
+// when the player picks up or puts back a card, and "the server cannot be reached"
+// ("connection") then too, and when the server sends the game again. Anything else stays until
+// the next action.
 let fleeting = null;
 
 // #message and #announce are live regions: liveText makes a repeated message heard again (the
@@ -62,8 +64,16 @@ function say(text, kind = "error", until = null) {
 
 /** Clear #message if what it says no longer holds after `change` ("board" or "action"). */
 function outdated(change) {
-  if (fleeting === "action" || (fleeting && change === "board")) say("", "info");
+  if (CLEARED_BY[change].includes(fleeting)) say("", "info");
 }
+
+// What each change makes outdated: a new board all of it; a new action a refusal or the server
+// out of reach; the game arriving from the server again (a reconnection) the server out of reach.
+const CLEARED_BY = {
+  board: ["board", "action", "connection"],
+  action: ["action", "connection"],
+  connection: ["connection"],
+};
 
 /** This page's sign-in ended (signed out in another tab, a new password, a closed account):
  * say so with a way back, and send nothing more. Returns whether that is the case. */
@@ -228,7 +238,7 @@ async function refused(error) {
     sayOnly(error.code === "stale_move_number" ? stale : error.message);
     return;
   }
-  sayOnly(error.message || "Something went wrong.");
+  sayOnly(error.message || "Something went wrong.", "error", error.status === 0 ? "connection" : "action");
   if (game) show(game, { force: true });
 }
 
@@ -571,6 +581,7 @@ const input = attachInput(board, {
   undo,
   hint: askHint,
   finish,
+  ended: () => sayOnly(overWords()),
   say: sayOnly,
   // A pick-up or a put-back is a new action: a refusal of the one before no longer applies.
   announce: (text) => {
@@ -633,10 +644,34 @@ function live(state, text) {
   $("live").textContent = text;
 }
 
+/** Wait `ms`, or until the browser says it is online again. */
+function retryAfter(ms) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    window.addEventListener("online", () => resolve(clearTimeout(timer)), { once: true });
+  });
+}
+
+/** The game and the games' layouts. While the server cannot be reached or fails (a blip, a
+ * restart), it is asked again, 1 s later and then up to every 30 s; a refusal (no such game,
+ * signed out) is final. */
+async function load() {
+  for (let wait = 1000; ; wait = Math.min(wait * 2, 30000)) {
+    try {
+      return await Promise.all([api("GET", `/api/games/${gameId}/`), api("GET", "/api/variants/")]);
+    } catch (error) {
+      if (error.status !== 0 && error.status < 500) throw error;
+      say("Could not load the game: the server cannot be reached. Trying again…", "error", "connection");
+      await retryAfter(wait);
+    }
+  }
+}
+
 async function start() {
   try {
-    const [first, variants] = await Promise.all([api("GET", `/api/games/${gameId}/`), api("GET", "/api/variants/")]);
+    const [first, variants] = await load();
     variant = variants.find((v) => v.slug === first.variant) ?? null;
+    outdated("connection");
     show(first);
     fitChrome();
   } catch (error) {
@@ -652,6 +687,7 @@ async function start() {
         // "Live" once the server has sent the game: a socket it refuses (too many pages open)
         // opens too, only to be closed at once.
         live("open", "Live");
+        if (data.type !== "update") outdated("connection"); // (re)connected: the server is back
         show(data.game);
       }
       if (data.type === "error" && data.code === "signed_out") {
