@@ -267,6 +267,21 @@ def test_words_and_ranks_on_the_felt_can_be_read(site, page, scheme):
     assert "foundation:0" in seen and "discard" in seen and "hour 12" in seen, seen
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_red_buttons_words_can_be_read(site, page, scheme):
+    """Resign's confirmation and "Close my account" are words on the danger red: 4.5:1."""
+    page.emulate_media(color_scheme=scheme)
+    open_game(page, site, start_game(page, "gold-mine", 1))
+    page.locator("#resign").click()
+    confirm = page.locator("#confirm-resign")
+    expect(confirm).to_be_visible()
+    colours = confirm.evaluate(
+        """(node) => [getComputedStyle(node).color, getComputedStyle(node).backgroundColor]
+             .map((text) => text.match(/[\\d.]+/g).slice(0, 3).map(Number))"""
+    )
+    assert _contrast(*colours) >= 4.5, colours
+
+
 # Court cards whose framed picture touches one of their corner indices (a hidden index aside).
 _COURT_OVERLAPS = """
 () => [...document.querySelectorAll("#board .card")]
