@@ -785,6 +785,22 @@ def test_the_server_out_of_reach_is_no_longer_said_once_the_game_arrives_again(s
     assert line.tops() == tops(page)
 
 
+def test_a_proxys_error_page_is_told_in_words_and_changes_nothing(site, page):
+    game_id = start_game(page, "selective-castle", 1)
+    open_game(page, site, game_id)
+    before = snapshot(page)
+    page.route(
+        re.compile(r"/api/games/\d+/moves/"),
+        lambda route: route.fulfill(status=502, content_type="text/html", body="<h1>Bad</h1>"),
+    )
+    tap_move(page, card("tableau:2", "tableau:7"))
+    expect(page.locator("#message")).to_have_text(
+        "The server could not answer just now (error 502). Try again in a moment."
+    )
+    assert snapshot(page) == before
+    expect_move_number(page, 0)
+
+
 def test_a_game_that_could_not_load_is_asked_for_again(site, page):
     game_id = start_game(page, "gold-mine", 3)
     failing = re.compile(rf"/api/games/{game_id}/$")

@@ -21,6 +21,12 @@ export class ApiError extends Error {
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 const NETWORK_MESSAGE = "Could not reach the server. Check your connection and try again.";
 
+/** An error answer without the API's body: a proxy's page in front of the server, say. */
+function unexplained(status) {
+  if (status >= 500) return `The server could not answer just now (error ${status}). Try again in a moment.`;
+  return `The request failed (error ${status}).`;
+}
+
 function cookie(name) {
   const entry = document.cookie.split("; ").find((part) => part.startsWith(`${name}=`));
   return entry ? decodeURIComponent(entry.slice(name.length + 1)) : null;
@@ -85,7 +91,7 @@ export async function api(method, path, body, { idempotent = false } = {}) {
     throw new ApiError(
       response.status,
       error.code || `http_${response.status}`,
-      error.message || response.statusText || "The request failed.",
+      error.message || unexplained(response.status),
       error.fields || null,
       error,
     );

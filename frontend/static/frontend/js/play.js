@@ -238,7 +238,9 @@ async function refused(error) {
     sayOnly(error.code === "stale_move_number" ? stale : error.message);
     return;
   }
-  sayOnly(error.message || "Something went wrong.", "error", error.status === 0 ? "connection" : "action");
+  // The server out of reach, or failing behind its proxy: said until it sends the game again.
+  const passing = error.status === 0 || error.status >= 500;
+  sayOnly(error.message || "Something went wrong.", "error", passing ? "connection" : "action");
   if (game) show(game, { force: true });
 }
 
