@@ -26,7 +26,7 @@ from django.utils.http import urlsafe_base64_encode
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ValidationError
 
-from accounts.live import SignOut, schedule_sign_out, session_tag
+from accounts.live import SignOut, schedule_sign_out, sign_in_tag_of
 from accounts.models import UserSession
 from accounts.selectors import reset_link_user, username_is_taken
 from accounts.throttling import LoginGuard
@@ -233,7 +233,7 @@ def _set_password(user: AbstractUser, new_password: str, keep_session: str | Non
         user.save(update_fields=["password"])
         # Scripts holding the old token were given it for the old password.
         Token.objects.filter(user=user).delete()
-        schedule_sign_out(user.pk, SignOut(except_session=session_tag(keep_session)))
+        schedule_sign_out(user.pk, SignOut(except_session=sign_in_tag_of(keep_session)))
 
 
 def _reset_email_allowed(email: str) -> bool:
@@ -271,6 +271,6 @@ def sign_out_other_sessions(*, user: AbstractUser, current_session: str | None) 
         ended = others.filter(expire_date__gt=timezone.now()).count()
         others.delete()
         schedule_sign_out(
-            user.pk, SignOut(tokens=False, except_session=session_tag(current_session))
+            user.pk, SignOut(tokens=False, except_session=sign_in_tag_of(current_session))
         )
     return ended

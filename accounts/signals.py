@@ -10,18 +10,24 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.signals import user_logged_out
+from django.contrib.auth.signals import user_logged_in, user_logged_out
 from django.db.models.signals import post_save, pre_delete
 from django.dispatch import receiver
 
-from accounts.live import SignOut, schedule_sign_out, session_tag
+from accounts.live import SignOut, schedule_sign_out, sign_in_tag, start_sign_in
+
+
+@receiver(user_logged_in, dispatch_uid="accounts.signed_in")
+def signed_in(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    session = getattr(request, "session", None)
+    if session is not None:
+        start_sign_in(session)
 
 
 @receiver(user_logged_out, dispatch_uid="accounts.signed_out")
 def signed_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
-    # Sent before the session is flushed: its key is still the one the connections carry.
-    session = getattr(request, "session", None)
-    tag = session_tag(session.session_key if session is not None else None)
+    # Sent before the session is flushed: it still names the sign-in the connections carry.
+    tag = sign_in_tag(getattr(request, "session", None))
     if user is not None and user.pk is not None and tag is not None:
         schedule_sign_out(user.pk, SignOut(tokens=False, only_session=tag))
 

@@ -151,7 +151,7 @@ class PatienceConsumer(AsyncJsonWebsocketConsumer):
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             return True
-        self.sign_in = SignIn.of(self.scope)
+        self.sign_in = await database_sync_to_async(SignIn.of)(self.scope)
         await self.join(account_group(user.pk))
         session = self.scope.get("session")
         return await database_sync_to_async(still_signed_in)(

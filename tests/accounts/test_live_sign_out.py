@@ -303,3 +303,40 @@ def test_signing_out_of_other_devices_ends_their_connections_and_keeps_this_ones
             await still_open.disconnect()
 
     run(scenario)
+
+
+NEW_PASSWORD = {"old_password": PASSWORD, "new_password": "a-new-horse-battery"}
+
+
+def test_pages_opened_before_a_new_password_here_still_end_with_this_sign_in(ada, game):
+    """A new password gives this browser's session a new key (Django's cycle_key): the pages
+    it opened before are still this sign-in's, and signing out ends them."""
+    client, headers = browser()
+
+    async def scenario() -> None:
+        before = await watch(game, headers)
+        assert (await sync_to_async(post)(client, "password", NEW_PASSWORD)).status_code == 204
+        assert (await sync_to_async(post)(client, "logout")).status_code == 204
+        await assert_signed_out(before)
+
+    run(scenario)
+
+
+def test_signing_out_of_other_devices_after_a_new_password_here_keeps_this_browsers_pages(
+    ada, game
+):
+    here, here_headers = browser()
+
+    async def scenario() -> None:
+        this_tab = await watch(game, here_headers)
+        assert (await sync_to_async(post)(here, "password", NEW_PASSWORD)).status_code == 204
+        elsewhere = Client()
+        signed_in = await sync_to_async(login)(elsewhere, password=NEW_PASSWORD["new_password"])
+        assert signed_in.status_code == 200
+        cookie = f"sessionid={elsewhere.cookies['sessionid'].value}".encode()
+        other_device = await watch(game, [ORIGIN, (b"cookie", cookie)])
+        assert (await sync_to_async(post)(here, "logout-others")).json() == {"ended": 1}
+        await assert_signed_out(other_device)
+        await assert_still_live(this_tab, game, ada)
+
+    run(scenario)
