@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from django.contrib.auth import login, logout, update_session_auth_hash
+from django.contrib.auth import SESSION_KEY, login, logout, update_session_auth_hash
 from django.middleware.csrf import get_token
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -109,8 +109,20 @@ class RegisterView(APIView):
             raise ValidationError(_with_password_problems(serializer))
         user = services.register_user(**serializer.validated_data)
         SignUpThrottle().record(request, self)
-        login(request, user)
+        sign_in(request, user)
         return Response(UserSerializer(user).data, status=status.HTTP_201_CREATED)
+
+
+def sign_in(request: Request, user: AbstractUser) -> None:
+    """Sign this browser's session in as ``user``. Over a sign-in of another account, that
+    one ends first exactly as signing out does (``user_logged_out``: its pages' live
+    connections get the signed-out message, ``accounts.signals``): Django's ``login`` would
+    only drop its session and leave them open. Signing in again as the same account keeps the
+    session, its sign-in and its pages going."""
+    signed_in_as = request.session.get(SESSION_KEY)
+    if signed_in_as is not None and signed_in_as != str(user.pk):
+        logout(request._request)  # the session's own user, whatever else the request sent
+    login(request, user)
 
 
 def _with_password_problems(serializer: RegisterSerializer) -> dict[str, Any]:
@@ -147,7 +159,7 @@ class LoginView(APIView):
     )
     def post(self, request: Request) -> Response:
         user = _user_signing_in(request)
-        login(request, user)
+        sign_in(request, user)
         return Response(UserSerializer(user).data)
 
 

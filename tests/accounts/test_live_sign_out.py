@@ -340,3 +340,54 @@ def test_signing_out_of_other_devices_after_a_new_password_here_keeps_this_brows
         await assert_still_live(this_tab, game, ada)
 
     run(scenario)
+
+
+@pytest.fixture
+def grace(django_user_model):
+    return django_user_model.objects.create_user("grace", password=PASSWORD)
+
+
+@pytest.mark.parametrize("how", ["signing in", "signing up"])
+def test_signing_in_as_another_account_ends_the_old_sign_in_as_signing_out_does(
+    ada, grace, game, how
+):
+    switching, switching_headers = browser()
+    _, elsewhere_headers = browser()
+    script_headers = token_headers(Client())
+
+    def switch() -> Any:
+        if how == "signing in":
+            return login(switching, "grace")
+        return post(switching, "register", {"username": "hopper", "password": PASSWORD})
+
+    async def scenario() -> None:
+        first_tab = await watch(game, switching_headers)
+        second_tab = await watch(game, switching_headers)
+        elsewhere = await watch(game, elsewhere_headers)
+        script = await watch(game, script_headers)
+        assert (await sync_to_async(switch)()).status_code in (200, 201)
+        await assert_signed_out(first_tab)
+        await assert_signed_out(second_tab)
+        await sync_to_async(services.play_move)(user=ada, game_id=game, move={"type": "deal"})
+        for still_open in (elsewhere, script):
+            assert (await still_open.receive_json_from(timeout=5))["type"] == "update"
+            await still_open.disconnect()
+
+    run(scenario)
+    assert switching.get(url("me")).json()["username"] == (
+        "grace" if how == "signing in" else "hopper"
+    )
+
+
+def test_signing_in_again_as_the_same_account_keeps_its_pages_live(ada, game):
+    client, headers = browser()
+
+    async def scenario() -> None:
+        tab = await watch(game, headers)
+        assert (await sync_to_async(login)(client)).status_code == 200
+        await assert_still_live(tab, game, ada)
+        tab = await watch(game, headers)  # the same session, the same cookie
+        assert (await sync_to_async(post)(client, "logout")).status_code == 204
+        await assert_signed_out(tab)
+
+    run(scenario)
