@@ -6,4 +6,4 @@ class AccountsConfig(AppConfig):
     name = "accounts"
 
     def ready(self) -> None:
-        from accounts import signals  # noqa: F401  (connects the receivers)
+        from accounts import schema, signals  # noqa: F401  (the receivers, the schema's words)

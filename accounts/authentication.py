@@ -1,6 +1,8 @@
-"""API tokens: ``Authorization: Token <key>``, looked up in one plain query.
+"""How API requests sign in: API tokens (``Authorization: Token <key>``, looked up in one plain
+query) and the browser's session, with the check that a page writes as the account it was
+opened as.
 
-Every API call a script makes signs in this way. DRF's lookup builds its SQL through the ORM
+Every API call a script makes signs in with a token. DRF's lookup builds its SQL through the ORM
 on each call, which cost more server time than the rest of a simple request
 (``bench/api_bench.py``); this is the same check, a join written once and read by a
 ``config.rows.RowReader``.
@@ -10,12 +12,15 @@ from __future__ import annotations
 
 from functools import cache
 from typing import Any
+from urllib.parse import unquote
 
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
+from rest_framework.permissions import SAFE_METHODS
+from rest_framework.request import Request
 
 from config.rows import RowReader
 
@@ -64,4 +69,53 @@ class TokenAuthentication(authentication.TokenAuthentication):
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         if not found[0].is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
+        return found
+
+
+#: The account the site's page making a request was opened as: its ``<html data-user>``,
+#: percent-encoded (empty: the page was opened signed out). ``api.js`` sends it with every
+#: unsafe request.
+PAGE_ACCOUNT_HEADER = "X-Patience-Account"
+
+
+def account_changed(page_account: str, signed_in_as: str) -> Exception:
+    """409 ``account_changed``: the page was opened as another account than the session's."""
+    # Not at the top: config.api imports DRF's views, whose settings import this module.
+    from config.api import ApiError
+
+    page = (
+        f"This page belongs to {page_account}"
+        if page_account
+        else "This page was opened signed out"
+    )
+    now = f"signed in as {signed_in_as}" if signed_in_as else "signed out"
+    go_on = f" to go on as {signed_in_as}" if signed_in_as else ""
+    return ApiError(
+        "account_changed",
+        f"{page}, but this browser is now {now}: nothing was changed. Reload the page{go_on}.",
+        status_code=409,
+        page_account=page_account,
+        signed_in_as=signed_in_as or None,
+    )
+
+
+class SessionAuthentication(authentication.SessionAuthentication):
+    """DRF's session sign-in (CSRF checked on unsafe requests), and the one check that a page
+    never writes as another account than the one it was opened as.
+
+    Every open page of a browser shares its one session cookie: after signing in as another
+    account (or out) in one tab, a page opened before would act as whoever is signed in now.
+    An unsafe request that names its page's account (``PAGE_ACCOUNT_HEADER``) is refused
+    when the session's account is another (409 ``account_changed``), before the view runs, so
+    nothing changes. Requests without the header (scripts, other clients) are not checked,
+    and requests with ``Authorization: Token`` are signed in before this is reached."""
+
+    def authenticate(self, request: Request) -> tuple[Any, None] | None:
+        found = super().authenticate(request)
+        page_account = request.headers.get(PAGE_ACCOUNT_HEADER)
+        if page_account is not None and request.method not in SAFE_METHODS:
+            page_account = unquote(page_account)
+            signed_in_as = found[0].get_username() if found else ""
+            if page_account != signed_in_as:
+                raise account_changed(page_account, signed_in_as)
         return found

@@ -265,7 +265,8 @@ REST_FRAMEWORK = {
     # Token first: an unauthenticated request gets 401 with a WWW-Authenticate header.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "accounts.authentication.TokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        # The session, and the check that a page writes as the account it was opened as.
+        "accounts.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],

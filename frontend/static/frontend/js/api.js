@@ -19,6 +19,18 @@ export class ApiError extends Error {
 }
 
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
+
+// The account this page was opened as (<html data-user>; "" when signed out), read once: the
+// header may drop to signed out later (ui.js headerSignedOut), but the page stays that
+// account's. Every open page shares the browser's one session, so each unsafe request names
+// it (X-Patience-Account) and the server refuses it, changing nothing, when the browser is now
+// signed in as someone else (or signed out): 409 account_changed, whose message says so.
+const PAGE_ACCOUNT = document.documentElement.dataset.user ?? null;
+
+/** The account this page was opened as ("" signed out). */
+export function pageAccount() {
+  return PAGE_ACCOUNT ?? "";
+}
 const NETWORK_MESSAGE = "Could not reach the server. Check your connection and try again.";
 
 /** An error answer without the API's body: a proxy's page in front of the server, say. */
@@ -56,7 +68,10 @@ export async function api(method, path, body, { idempotent = false } = {}) {
   method = method.toUpperCase();
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (!SAFE.has(method)) headers["X-CSRFToken"] = (await csrfToken()) || "";
+  if (!SAFE.has(method)) {
+    headers["X-CSRFToken"] = (await csrfToken()) || "";
+    if (PAGE_ACCOUNT !== null) headers["X-Patience-Account"] = encodeURIComponent(PAGE_ACCOUNT);
+  }
   if (idempotent) headers["Idempotency-Key"] = newKey();
   const init = {
     method,
