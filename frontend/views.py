@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 
@@ -119,14 +121,36 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     return _page(request, "player.html", player=shown)
 
 
+def _next_page(request: HttpRequest) -> str:
+    """Where to go once signed in: ``next`` when it is a path on this site, but not a sign-in
+    page, else the lobby (what ``auth.js`` ``safeNext`` makes of it too)."""
+    value = request.GET.get("next", "/")
+    if (
+        not value.startswith("/")
+        or value.startswith(("//", "/\\"))
+        or not url_has_allowed_host_and_scheme(value, allowed_hosts={request.get_host()})
+        or urlsplit(value).path in ("/signin/", "/signup/")
+    ):
+        return "/"
+    return value
+
+
+def _sign_in_page(request: HttpRequest, template: str) -> HttpResponse:
+    """The sign-in and sign-up forms; a visitor already signed in gets no form but who they
+    are signed in as, a way on (to ``next``) and a way to sign out first. A second sign-in
+    over theirs would end it in every tab (``accounts.views.sign_in``), unasked for by a
+    player who followed a "Sign in" link of an old page."""
+    return _page(request, template, next=_next_page(request))
+
+
 @ensure_csrf_cookie
 def signin(request: HttpRequest) -> HttpResponse:
-    return _page(request, "signin.html", next=request.GET.get("next", "/"))
+    return _sign_in_page(request, "signin.html")
 
 
 @ensure_csrf_cookie
 def signup(request: HttpRequest) -> HttpResponse:
-    return _page(request, "signup.html", next=request.GET.get("next", "/"))
+    return _sign_in_page(request, "signup.html")
 
 
 @login_required

@@ -282,3 +282,55 @@ def test_signing_out_of_other_devices_from_the_account_page(site, new_context, d
         "You were not signed in anywhere else."
     )
     assert errors == {"laptop": [], "phone": []}
+
+
+def test_signing_out_from_the_signin_page_then_in_as_another_account(
+    site, new_context, django_user_model
+):
+    create_players(django_user_model, "tabs", "other")
+    context = new_context()
+    play_tab, signin_tab = context.new_page(), context.new_page()
+    errors = watch_errors(play_tab) + watch_errors(signin_tab)
+    sign_in(play_tab, site, "tabs")
+    game_id = start_game(play_tab, "gold-mine", seed=11)
+    release_connection()
+    open_game(play_tab, site, game_id)
+
+    signin_tab.goto(site + "/signin/?next=/daily/")
+    expect(signin_tab.locator("#continue-signed-in")).to_have_attribute("href", "/daily/")
+    signin_tab.locator("#switch-account").click()  # "Sign out": the form, with the same next
+    expect(signin_tab.locator("#signin-form")).to_be_visible()
+    expect(signin_tab.locator("html")).to_have_attribute("data-user", "")
+    expect(play_tab.locator("#live")).to_have_text("Signed out")
+    signin_tab.fill("#id_username", "other")
+    signin_tab.fill("#id_password", PASSWORD)
+    signin_tab.locator("#signin-form button[type=submit]").click()
+    signin_tab.wait_for_url(site + "/daily/")
+    expect(signin_tab.locator("html")).to_have_attribute("data-user", "other")
+    assert errors == []
+
+
+def test_sign_in_again_after_signing_back_in_elsewhere_brings_the_game_back_at_once(
+    site, new_context, django_user_model
+):
+    create_players(django_user_model, "tabs")
+    context = new_context()
+    play_tab, other_tab = context.new_page(), context.new_page()
+    errors = watch_errors(play_tab)
+    sign_in(play_tab, site, "tabs")
+    game_id = start_game(play_tab, "gold-mine", seed=11)
+    release_connection()
+    open_game(play_tab, site, game_id)
+
+    other_tab.goto(site + "/")
+    other_tab.locator("#sign-out").click()
+    other_tab.wait_for_url(site + "/")
+    expect(play_tab.locator("#live")).to_have_text("Signed out")
+    sign_in(other_tab, site, "tabs")  # back in, in the other tab
+
+    play_tab.locator("#sign-in-again").click()  # no second sign-in: the game, live again
+    play_tab.wait_for_load_state()
+    expect(play_tab.locator("#live")).to_have_attribute("data-state", "open")
+    assert play_tab.url == f"{site}/play/{game_id}/"
+    expect(play_tab.locator("html")).to_have_attribute("data-user", "tabs")
+    assert errors == []

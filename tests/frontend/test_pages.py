@@ -304,3 +304,52 @@ def test_the_replays_step_buttons_do_not_look_like_its_play_button(
     }
     assert len(set(icons.values())) == 5
     assert [b for b, path in icons.items() if RIGHT_TRIANGLE.fullmatch(path)] == ["play"]
+
+
+# -- the sign-in pages for a visitor already signed in -------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("path", "form", "other_account"),
+    [
+        ("/signin/", "signin-form", "To use another account, sign out first."),
+        ("/signup/", "signup-form", "To create another account, sign out first."),
+    ],
+)
+def test_a_signed_in_visitor_gets_who_they_are_a_way_on_and_a_way_out_not_a_form(
+    client: Client, ada, path: str, form: str, other_account: str
+) -> None:
+    client.force_login(ada)
+
+    html = client.get(f"{path}?next=/play/12/%3Fx%3D1").content.decode()
+
+    assert f'id="{form}"' not in html
+    assert (
+        '<p id="signed-in-as">You are signed in as <strong>ada</strong>. ' + other_account
+    ) in html
+    assert '<a class="button primary" id="continue-signed-in" href="/play/12/?x=1">' in html
+    assert 'id="switch-account"' in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "next_page", ["https://evil.example/", "//evil.example/", "/\\evil.example", "/signin/", "x"]
+)
+def test_the_way_on_stays_on_this_site(client: Client, ada, next_page: str) -> None:
+    client.force_login(ada)
+
+    html = client.get("/signin/", {"next": next_page}).content.decode()
+
+    assert 'id="continue-signed-in" href="/">' in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("path", "form"), [("/signin/", "signin-form"), ("/signup/", "signup-form")]
+)
+def test_a_signed_out_visitor_gets_the_form(client: Client, path: str, form: str) -> None:
+    html = client.get(f"{path}?next=/daily/").content.decode()
+
+    assert f'<form id="{form}" class="form" novalidate data-next="/daily/">' in html
+    assert 'id="signed-in-already"' not in html

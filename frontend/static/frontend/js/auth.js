@@ -228,6 +228,26 @@ function initSignoutOthers(button) {
   });
 }
 
+/** /signin/ or /signup/ while signed in: "Sign out" signs this browser out, and the page,
+ * reloaded, shows its form (with the same `next`). */
+function initSwitchAccount(button) {
+  const error = document.getElementById("switch-error");
+  const idleLabel = button.textContent;
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    button.textContent = button.dataset.busy;
+    try {
+      await api("POST", "/api/auth/logout/");
+      window.location.reload();
+    } catch (failure) {
+      button.disabled = false;
+      button.textContent = idleLabel;
+      say(error, errorText(failure), "error");
+      error.focus();
+    }
+  });
+}
+
 /** Rewrite links to the other auth page so they carry the same `next`. */
 function carryNext(form) {
   const next = safeNext(form.dataset.next);
@@ -259,3 +279,5 @@ const signout = document.getElementById("account-signout");
 if (signout) initSignout(signout);
 const signoutOthers = document.getElementById("account-signout-others");
 if (signoutOthers) initSignoutOthers(signoutOthers);
+const switchAccount = document.getElementById("switch-account");
+if (switchAccount) initSwitchAccount(switchAccount);

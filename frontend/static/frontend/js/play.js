@@ -1,7 +1,7 @@
 // /play/<id>/: one game. The board is always the server's latest version of the game — from the
 // answer to a move, or from the game's websocket (another tab or device) — never a guess.
 
-import { api, socket } from "./api.js";
+import { api, pageAccount, socket } from "./api.js";
 import { fitFans, pileInSentence, renderBoard } from "./board.js";
 import { cardName, rankName } from "./cards.js";
 import { attachInput } from "./input.js";
@@ -83,6 +83,7 @@ function whenSignedOut() {
   link.id = "sign-in-again";
   link.href = `/signin/?next=${encodeURIComponent(window.location.pathname)}`;
   link.textContent = "Sign in again";
+  link.addEventListener("click", signInAgain);
   announce("");
   liveText(message, `${signedOut} `, link);
   message.dataset.kind = "error";
@@ -94,6 +95,24 @@ function whenSignedOut() {
 }
 
 const announce = (text) => liveText($("announce"), text);
+
+/** "Sign in again": a player who has already signed back in as this page's account (in
+ * another tab) gets the game back at once, not a second sign-in; anyone else goes to sign in
+ * (where a browser signed in as another account says so). */
+async function signInAgain(event) {
+  event.preventDefault();
+  const link = event.currentTarget;
+  try {
+    const me = await api("GET", "/api/auth/me/");
+    if (me.username === pageAccount()) {
+      window.location.reload();
+      return;
+    }
+  } catch {
+    // Signed out (or unreachable): to the sign-in page.
+  }
+  window.location.assign(link.href);
+}
 
 /** #message says `text` as what just happened, and #announce, which may still hold what an
  * earlier action did (a move, a pick-up), is emptied: a screen reader that reads it again must
