@@ -12,6 +12,7 @@ from django.test import override_settings
 from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import expect
 
+from games.models import Game
 from tests.frontend.browser_helpers import (
     PASSWORD,
     create_players,
@@ -282,6 +283,73 @@ def test_signing_out_of_other_devices_from_the_account_page(site, new_context, d
         "You were not signed in anywhere else."
     )
     assert errors == {"laptop": [], "phone": []}
+
+
+def test_pages_opened_as_one_account_never_act_as_the_account_signed_in_since(
+    site, new_context, django_user_model
+):
+    """The audit: pages of tabs open in one browser; in a new tab the browser signs in as other
+    over tabs' sign-in. tabs' pages refuse to write as other, and the game page says signed out."""
+    create_players(django_user_model, "tabs", "other")
+    context = new_context()
+    play_tab, daily_tab, account_tab, new_tab = (context.new_page() for _ in range(4))
+    errors = {
+        name: watch_errors(tab)
+        for name, tab in [
+            ("play", play_tab),
+            ("daily", daily_tab),
+            ("account", account_tab),
+            ("new", new_tab),
+        ]
+    }
+    sign_in(play_tab, site, "tabs")
+    game_id = start_game(play_tab, "gold-mine", seed=11)
+    release_connection()
+    open_game(play_tab, site, game_id)
+    daily_tab.goto(site + "/daily/")
+    start = daily_tab.locator('.challenge[data-variant="gold-mine"] .start-attempt')
+    expect(start).to_be_visible()
+    account_tab.goto(site + "/account/")
+    expect(account_tab.locator("#account-username")).to_have_text("tabs")
+
+    # /signin/ says who is signed in rather than offering a form.
+    new_tab.goto(site + "/signin/")
+    expect(new_tab.locator("#signed-in-as")).to_contain_text("You are signed in as tabs.")
+    expect(new_tab.locator("#signin-form")).to_have_count(0)
+    # A sign-in as other over tabs' (as the old sign-in form did; a script still may).
+    sign_in(new_tab, site, "other")
+
+    # The game page: tabs' sign-in has ended, as if signed out.
+    expect(play_tab.locator("#live")).to_have_text("Signed out")
+    expect(play_tab.locator("#message")).to_contain_text("You have been signed out")
+    expect(play_tab.locator("#sign-in-again")).to_be_visible()
+    expect(play_tab.locator("html")).to_have_attribute("data-user", "")
+
+    refusal = (
+        "This page belongs to tabs, but this browser is now signed in as other: nothing was "
+        "changed. Reload the page to go on as other."
+    )
+    # The account page's email save: refused, onto nobody.
+    account_tab.fill("#id_email", "x@example.org")
+    account_tab.locator("#email-form button[type=submit]").click()
+    expect(account_tab.locator("#email-form .form-error")).to_have_text(refusal)
+    expect(account_tab.locator("#email-form .form-status")).to_be_hidden()
+    # The daily page's ranked start: refused, no attempt for other.
+    start.click()
+    expect(daily_tab.locator("#daily-message")).to_have_text(refusal)
+    assert daily_tab.url == site + "/daily/"
+    assert set(django_user_model.objects.values_list("username", "email")) == {
+        ("tabs", ""),
+        ("other", ""),
+    }
+    assert list(Game.objects.values_list("owner__username", "daily")) == [("tabs", None)]
+    release_connection()
+
+    # "Sign in again" on the game page: the browser is other's now, which the sign-in page says.
+    play_tab.locator("#sign-in-again").click()
+    play_tab.wait_for_url(re.compile(rf"/signin/\?next=%2Fplay%2F{game_id}%2F$"))
+    expect(play_tab.locator("#signed-in-as")).to_contain_text("You are signed in as other.")
+    assert errors == {"play": [], "daily": [], "account": [], "new": []}
 
 
 def test_signing_out_from_the_signin_page_then_in_as_another_account(
