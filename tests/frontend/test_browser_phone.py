@@ -1,13 +1,19 @@
 """A phone-sized window (360 x 740): no page scrolls sideways, and every board fits; the game's
-header wraps rather than overlaps, and a message does not move the board."""
+header wraps rather than overlaps; and at every width, phones to desktops, nothing but a move
+moves the board (a message, a count, the game's end)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from games.history import revealed_hidden_cards
+from games.models import Game
+from games.rules import move_from_json
 from tests.frontend.browser_helpers import (
     Line,
     board_ready,
@@ -15,6 +21,7 @@ from tests.frontend.browser_helpers import (
     create_players,
     open_game,
     post_move,
+    release_connection,
     scroll_width,
     sign_in,
     start_game,
@@ -160,39 +167,6 @@ def test_the_game_header_wraps_rather_than_overlaps(site, page):
     assert clashes == {}, clashes
 
 
-_BOARD_TOP = "document.querySelector('#board').getBoundingClientRect().top + scrollY"
-SIZES = [PHONE, {"width": 390, "height": 844}, {"width": 1280, "height": 900}]
-
-
-@pytest.mark.parametrize("size", SIZES)
-def test_a_message_does_not_move_the_board(site, new_context, django_user_model, size):
-    create_players(django_user_model, "ada")
-    page = new_context(viewport=size).new_page()
-    errors = watch_errors(page)
-    sign_in(page, site, "ada")
-    open_game(page, site, start_game(page, "blondes-and-brunettes", 3))
-    top = page.evaluate(_BOARD_TOP)
-    message = page.locator("#message")
-
-    def check() -> None:
-        """The board stays put, and the message fits in the room kept for it above the felt."""
-        assert page.evaluate(_BOARD_TOP) == top
-        box = message.bounding_box()
-        assert box["height"] > 0 and box["width"] <= size["width"]
-        assert box["y"] + box["height"] <= page.locator("#board").bounding_box()["y"] + 0.5
-
-    page.locator("#hint").click()  # a long message: which card, from where, to where
-    expect(message).to_have_text(re.compile(r"^Hint: move the .+ from .+ to "))
-    check()
-
-    # A refusal, and one of the engine's longest: the 5 of spades does not go on the 3 of hearts.
-    tap_move(page, {"type": "move", "from": "tableau:5", "to": "foundation:0", "count": 1})
-    expect(message).to_have_attribute("data-kind", "error")
-    check()
-    screenshot(page, f"message-{size['width']}")
-    assert errors == []
-
-
 # Where the parts above the board lie, the board's top, and what lies on the title's middle.
 _ABOVE_THE_BOARD = """
 () => {
@@ -209,6 +183,186 @@ _ABOVE_THE_BOARD = """
   };
 }
 """
+
+_BOARD_TOP = "document.querySelector('#board').getBoundingClientRect().top + scrollY"
+SIZES = [
+    PHONE,
+    {"width": 390, "height": 844},
+    {"width": 600, "height": 900},
+    {"width": 768, "height": 1024},
+    {"width": 1024, "height": 768},
+    {"width": 1280, "height": 900},
+]
+
+
+def hide_the_seed(game_id: int, *, age: float = 0) -> None:
+    """Make a game of a chosen deal show its deal number only once it is over, as a random
+    deal does, and (``age`` seconds) older than it is. Through the ORM: the server reads both
+    from the database."""
+    created = timezone.now() - dt.timedelta(seconds=age)
+    Game.objects.filter(id=game_id).update(seed_chosen=False, created_at=created)
+    release_connection()
+
+
+def forward_game_sockets(page: Page) -> list:
+    """Pass the page's game websockets through to the server, keeping each so that the test
+    can close it from the page's side, as a server's 4503 would."""
+    sockets: list = []
+
+    def forward(ws) -> None:
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    page.route_web_socket(re.compile(r"/ws/games/"), forward)
+    return sockets
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size['width']}x{size['height']}")
+def test_nothing_but_a_move_moves_the_board(site, new_context, django_user_model, size):
+    """What the page shows around the board as a game goes on, without a card moved by the
+    player, leaves the board where it is: a message, the hint count, Finish coming and going,
+    "Reconnecting…", the time passing an hour, the game's end with its outcome and its deal
+    number (a random deal's is hidden until then). At 600 x 900 the first hint's count rewrapped
+    the header and moved the board 29 px down; the end of a game moved it at every width."""
+    create_players(django_user_model, "ada")
+    page = new_context(viewport=size).new_page()
+    errors = watch_errors(page)
+    sign_in(page, site, "ada")
+    sockets = forward_game_sockets(page)
+    game_id = start_game(page, "blondes-and-brunettes", 3)
+    hide_the_seed(game_id, age=3590)  # ten seconds short of an hour
+    open_game(page, site, game_id)
+    expect(page.locator("#timer")).to_have_text(re.compile(r"^59:5\d$"))
+    expect(page.locator("#hint-stat")).to_be_hidden()
+    expect(page.locator("#finish")).to_be_visible()  # the Four of spades can go home
+    expect(page.locator("#badges .badge")).to_have_count(0)
+    top = page.evaluate(_BOARD_TOP)
+    message = page.locator("#message")
+
+    def stays() -> None:
+        assert page.evaluate(_BOARD_TOP) == top
+
+    def check() -> None:
+        """The board stays put, and the message fits in the room kept for it above the felt,
+        over no button."""
+        stays()
+        found = page.evaluate(_ABOVE_THE_BOARD)
+        box = found["message"]
+        assert box["height"] > 0 and box["width"] <= size["width"]
+        assert box["bottom"] <= found["board"]["top"] + 0.5, found
+        if size["width"] > 560:  # (on a phone it lies over the title and counts, above them)
+            assert box["top"] >= found["actions"]["bottom"] - 0.5, found
+
+    page.locator("#hint").click()  # a long message: which card, from where, to where
+    expect(message).to_have_text(re.compile(r"^Hint: move the .+ from .+ to "))
+    expect(page.locator("#hint-count")).to_have_text("1")  # the count comes
+    check()
+
+    # A refusal, and one of the engine's longest: the 5 of spades does not go on the 3 of hearts.
+    tap_move(page, {"type": "move", "from": "tableau:5", "to": "foundation:0", "count": 1})
+    expect(message).to_have_attribute("data-kind", "error")
+    check()
+    screenshot(page, f"message-{size['width']}")
+
+    # Finish sends the two cards that can go home, reading "Stop" meanwhile, and goes.
+    page.locator("#finish").click()
+    expect(message).to_have_text("Sent 2 cards to the foundations.")
+    expect(page.locator("#finish")).to_be_hidden()
+    check()
+
+    # The live updates stop for a moment, and come back.
+    sockets[-1].close(code=4503, reason="")
+    expect(page.locator("#live")).to_have_text("Reconnecting…")
+    stays()
+    expect(page.locator("#live")).to_have_text("Live", timeout=15_000)
+
+    expect(page.locator("#timer")).to_have_text(re.compile(r"^1:00:\d\d$"), timeout=15_000)
+    stays()
+
+    page.locator("#resign").click()
+    page.locator("#confirm-resign").click()
+    expect(page.locator("#result")).to_be_visible()
+    page.locator("#result-close").click()
+    expect(page.locator("#badges .badge.status-resigned")).to_have_text("Resigned")
+    expect(page.locator("#badges .badge.seed")).to_have_text("Deal #3")
+    expect(page.locator("#show-result")).to_be_visible()
+    stays()
+    screenshot(page, f"header-over-{size['width']}")
+    assert errors == []
+
+
+# Every width the header has a layout for, and the edges of those layouts.
+HEADER_SIZES = [(320, 640), (360, 740), (390, 844), (560, 800), (561, 800), (600, 900),
+                (768, 1024), (820, 1180), (899, 1200), (900, 1200), (1024, 768), (1024, 1366),
+                (1180, 820), (1239, 800), (1240, 800), (1440, 900), (1920, 1080)]  # fmt: skip
+
+
+def board_tops(page: Page) -> dict[str, float]:
+    """Where the board's top lies at each of HEADER_SIZES (the window back at 1280 x 900 after)."""
+    found = {}
+    for width, height in HEADER_SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        found[f"{width}x{height}"] = page.evaluate(_BOARD_TOP)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    return found
+
+
+def test_the_board_stays_put_at_every_width_in_every_game_until_its_end(site, page):
+    """Each game, a casual one and a daily attempt, at every width from 320 to 1920 px: where
+    the board lies at the deal, after a hint, after a move and its undo (where the deal has a
+    move that can be taken back) and once the game is over, with its outcome and its deal
+    number (the largest there is) shown, must be the same."""
+    games = {}
+    for slug in SLUGS:
+        games[slug] = start_game(page, slug, LONGEST_SEED)
+        hide_the_seed(games[slug])
+    today = call_api(page, "GET", "/api/daily/")["body"]["date"]
+    attempt = call_api(page, "POST", f"/api/daily/{today}/gold-mine/attempt/", {})
+    assert attempt["status"] == 201, attempt
+    games["daily"] = attempt["body"]["id"]
+
+    moved: dict[str, dict[str, str]] = {}
+    for name, game_id in games.items():
+        page.set_viewport_size({"width": 1280, "height": 900})
+        open_game(page, site, game_id)
+        dealt = board_tops(page)
+        stages = {}
+        if name != "daily":  # a ranked attempt has no hint and no undo
+            page.locator("#hint").click()
+            expect(page.locator("#hint-count")).to_have_text("1")
+            stages["a hint"] = board_tops(page)
+            line = Line(name, LONGEST_SEED)
+            undoable = [m for m in line.legal() if m["type"] == "move" and can_be_undone(line, m)]
+            if undoable:
+                tap_move(page, undoable[0])
+                expect(page.locator("#undo")).to_be_enabled()
+                stages["a move"] = board_tops(page)
+                page.locator("#undo").click()
+                expect(page.locator("#undo")).to_be_disabled()
+                stages["its undo"] = board_tops(page)
+        answer = call_api(page, "POST", f"/api/games/{game_id}/resign/", {})
+        assert answer["status"] == 200, answer
+        expect(page.locator("#result")).to_be_visible()
+        page.keyboard.press("Escape")
+        expect(page.locator("#badges .badge.status-resigned")).to_be_visible()
+        if name != "daily":
+            expect(page.locator("#badges .badge.seed")).to_have_text(f"Deal #{LONGEST_SEED}")
+        stages["the end"] = board_tops(page)
+        for stage, tops in stages.items():
+            for size, top in tops.items():
+                if top != dealt[size]:
+                    moved.setdefault(f"{name} {size}", {})[stage] = (
+                        f"{dealt[size]:.0f} -> {top:.0f}"
+                    )
+        page.set_viewport_size({"width": 768, "height": 1024})
+        screenshot(page, f"header-end-{name}-768")
+    assert moved == {}, f"the board moved: {moved}"
+
+
+def can_be_undone(line: Line, move: dict) -> bool:
+    """Whether the server would let the player take ``move`` back: it shows no hidden card."""
+    _, events = line.variant.play(line.state, move_from_json(move))
+    return not revealed_hidden_cards(move, events)
 
 
 @pytest.mark.parametrize("size", [PHONE, {"width": 390, "height": 844}])

@@ -154,6 +154,26 @@ function badge(text, className, href) {
 /** The pile the board's one Tab stop is on: where the focus goes when its control is gone. */
 const boardStop = () => board.querySelector('.pile[tabindex="0"]');
 
+// The header keeps room for what the game may still show: its outcome while it is in play, and
+// its deal number while the server keeps it hidden (a random deal until it is over, a daily
+// challenge until its day closes). Each comes in a place kept for it, as wide as the widest it
+// may be, so the header never rewraps and the board never moves when a game ends. (Decided from
+// the game as first shown, so that a badge keeps its place once it has come.)
+const SEED_ROOM = "Deal #0000000000000000"; // the largest deal number (2**53 - 1) has 16 digits
+const OUTCOME_ROOM = Object.values(OUTCOMES).reduce((a, b) => (b.length > a.length ? b : a));
+let keptRoom = null;
+
+/** A place as wide as a badge saying `room` (site.css .badge-room), holding `node` or, while it
+ * is still to come, nothing. */
+function badgeRoom(room, node = null) {
+  const place = document.createElement("span");
+  place.className = "badge-room";
+  place.dataset.room = room;
+  if (node) place.append(node);
+  else place.setAttribute("aria-hidden", "true");
+  return place;
+}
+
 function showControls() {
   const over = game.status !== "playing";
   const focused = document.activeElement;
@@ -162,14 +182,20 @@ function showControls() {
   board.setAttribute("aria-label", `${variant?.name ?? "Card"} table`);
   $("rules-link").href = `/rules/${game.variant}/`;
   $("move-count").textContent = String(game.counts.moves);
+  keptRoom ??= { outcome: !over, seed: game.seed === null || game.seed === undefined };
   const badges = [];
   if (game.daily) badges.push(badge(`Daily · ${dayName(game.daily)}`, "daily", `/daily/${game.daily}/${game.variant}/`));
   if (game.ranked) badges.push(badge("Ranked", "ranked"));
-  if (game.seed !== null && game.seed !== undefined) badges.push(badge(`Deal #${game.seed}`, "seed"));
-  if (over) badges.push(badge(OUTCOMES[game.status] ?? game.status, `status status-${game.status}`));
+  const kept = (room, keep, node) => (keep ? badgeRoom(room, node) : node);
+  const seed = game.seed !== null && game.seed !== undefined ? badge(`Deal #${game.seed}`, "seed") : null;
+  if (seed || keptRoom.seed) badges.push(kept(SEED_ROOM, keptRoom.seed, seed));
+  const outcome = over ? badge(OUTCOMES[game.status] ?? game.status, `status status-${game.status}`) : null;
+  if (outcome || keptRoom.outcome) badges.push(kept(OUTCOME_ROOM, keptRoom.outcome, outcome));
   $("badges").replaceChildren(...badges);
   $("hint-count").textContent = String(game.counts.hints ?? 0);
   $("hint-stat").hidden = !game.counts.hints;
+  // A casual game keeps the count's room until the first hint (a ranked one has none to count).
+  $("hint-stat").classList.toggle("keep-room", !game.ranked);
   // Ranked games have no undo and no hints at all; the server would refuse them anyway.
   $("hint").hidden = game.ranked;
   $("hint").disabled = game.ranked || over;
@@ -184,6 +210,9 @@ function showControls() {
   $("undo").title = game.can_undo || over ? "" : undoRefusal();
   $("resign").disabled = over;
   $("show-result").hidden = !over;
+  // Result comes at the end of the bar, where Finish was (site.css gives both one width): in a
+  // game with no foundation, where Finish never shows, Result keeps that room while in play.
+  $("show-result").classList.toggle("keep-room", !over && !hasFoundations());
   showFinish();
   tick();
   // A button disabled under the focus (Undo once nothing can be undone, Resign once resigned)
@@ -505,7 +534,7 @@ const cardsWord = (n) => `${n} ${n === 1 ? "card" : "cards"}`;
 
 /** The Finish button: shown while a card can go home in a game in play, "Stop" while running.
  * While the game is in play its place in the bar is kept when hidden (site.css .keep-room), so
- * the board never moves for it. */
+ * the board never moves for it; once the game is over Result takes that place. */
 function showFinish() {
   const button = $("finish");
   const running = Boolean(finishing);
