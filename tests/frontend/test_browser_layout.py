@@ -12,10 +12,13 @@ from playwright.sync_api import Page, expect
 from tests.frontend.browser_helpers import (
     Line,
     cards,
+    create_players,
     open_game,
     pile,
     post_move,
+    sign_in,
     start_game,
+    watch_errors,
     winning_line,
 )
 from tests.frontend.conftest import screenshot
@@ -433,3 +436,48 @@ def test_the_play_page_fits_a_desktop_window_at_the_deal(site, page):
             if (width, height) == (1280, 720):
                 screenshot(page, f"{slug}-play-{width}x{height}")
     assert found == {}, f"play pages that scroll at the deal: {found}"
+
+
+TABLETS = [(768, 1024), (1024, 768)]
+_CARD_WIDTH = "document.querySelector('#board .card').getBoundingClientRect().width"
+
+
+def test_a_touch_tablet_fits_each_board_at_the_deal_and_its_help_speaks_of_touch(
+    site, new_context, django_user_model
+):
+    """An iPad, held either way: each game's board, the controls and the help line fit at the
+    deal. The help spoke of Tab, arrows and Esc to a touch screen with no mouse, in three or four
+    lines that the card size left room for (landscape, where the height decides it, cost the
+    cards 5 to 7 px of width): it now speaks of touch in a line or two, the keys staying in the
+    board's description for screen readers."""
+    create_players(django_user_model, "ada")
+    tablet = new_context(viewport={"width": 1024, "height": 768}, has_touch=True).new_page()
+    desktop = new_context(viewport={"width": 1024, "height": 768}).new_page()
+    errors = watch_errors(tablet)
+    for one in (tablet, desktop):
+        sign_in(one, site, "ada")
+    games = {slug: start_game(tablet, slug, 3) for slug in SLUGS}
+    found = {}
+    for width, height in TABLETS:
+        tablet.set_viewport_size({"width": width, "height": height})
+        for slug, game_id in games.items():
+            open_game(tablet, site, game_id)
+            result = tablet.evaluate(_PAGE_IN_WINDOW)
+            if result["page"] > height or result["help"] > height or result["helpHeight"] > 40:
+                found[f"{slug} {width}x{height}"] = result
+            screenshot(tablet, f"{slug}-tablet-{width}x{height}")
+    assert found == {}, f"tablet pages that scroll at the deal, or help of 3 lines or more: {found}"
+
+    help_text = tablet.locator("#board-help")
+    expect(help_text).to_contain_text("tap the stock to deal.", use_inner_text=True)
+    assert tablet.locator(".help-keys").bounding_box()["width"] <= 1  # not shown
+    expect(tablet.locator("#board")).to_have_accessible_description(
+        re.compile(r"tap the stock to deal\. Keyboard: the table is one Tab stop")
+    )
+
+    # With a mouse the keys are shown; on the touch screen their room goes to the cards.
+    tablet.set_viewport_size({"width": 1024, "height": 768})
+    open_game(desktop, site, games["blondes-and-brunettes"])
+    assert desktop.locator(".help-keys").bounding_box()["height"] > 30  # two lines or more
+    assert tablet.evaluate(_CARD_WIDTH) >= desktop.evaluate(_CARD_WIDTH) + 4
+    assert errors == []
