@@ -295,6 +295,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # A game's number in a path (games/converters.py) is an integer, minus sign allowed.
+    "PATH_CONVERTER_OVERRIDES": {"game_id": int},
 }
 
 # At midnight UTC (and as it starts) each server process closes the ranked daily attempts

@@ -17,4 +17,19 @@ class DateConverter:
         return value.isoformat()
 
 
+class GameIdConverter:
+    """A game's number in an API or websocket path. A minus sign is taken too, so that
+    ``/api/games/-1/`` answers as a game that does not exist ("There is no such game."), as
+    ``/api/games/0/`` does, rather than as a path the API does not have."""
+
+    regex = r"-?\d+"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
 register_converter(DateConverter, "date")
+register_converter(GameIdConverter, "game_id")

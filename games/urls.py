@@ -3,17 +3,17 @@ from django.urls import path
 from games import converters, views
 
 app_name = "games"
-assert converters  # registers the <date:...> converter
+assert converters  # registers the <date:...> and <game_id:...> converters
 
 urlpatterns = [
     path("variants/", views.VariantListView.as_view(), name="variants"),
     path("games/", views.GameListView.as_view(), name="game-list"),
-    path("games/<int:game_id>/", views.GameDetailView.as_view(), name="game-detail"),
-    path("games/<int:game_id>/moves/", views.GameMovesView.as_view(), name="game-moves"),
-    path("games/<int:game_id>/undo/", views.GameUndoView.as_view(), name="game-undo"),
-    path("games/<int:game_id>/resign/", views.GameResignView.as_view(), name="game-resign"),
-    path("games/<int:game_id>/hint/", views.GameHintView.as_view(), name="game-hint"),
-    path("games/<int:game_id>/replay/", views.GameReplayView.as_view(), name="game-replay"),
+    path("games/<game_id:game_id>/", views.GameDetailView.as_view(), name="game-detail"),
+    path("games/<game_id:game_id>/moves/", views.GameMovesView.as_view(), name="game-moves"),
+    path("games/<game_id:game_id>/undo/", views.GameUndoView.as_view(), name="game-undo"),
+    path("games/<game_id:game_id>/resign/", views.GameResignView.as_view(), name="game-resign"),
+    path("games/<game_id:game_id>/hint/", views.GameHintView.as_view(), name="game-hint"),
+    path("games/<game_id:game_id>/replay/", views.GameReplayView.as_view(), name="game-replay"),
     path("me/stats/", views.StatsView.as_view(), name="stats"),
     path("me/export/", views.ExportView.as_view(), name="export"),
     path("daily/", views.DailyView.as_view(), name="daily"),
@@ -39,7 +39,7 @@ urlpatterns = [
     ),
     path("players/<str:username>/", views.PlayerProfileView.as_view(), name="player"),
     path(
-        "staff/games/<int:game_id>/review/",
+        "staff/games/<game_id:game_id>/review/",
         views.StaffGameReviewView.as_view(),
         name="staff-game-review",
     ),

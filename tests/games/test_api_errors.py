@@ -297,13 +297,16 @@ def test_someone_elses_game_is_not_found_on_every_endpoint() -> None:
     assert stranger.get("/api/games/").json()["count"] == 0
 
 
-@pytest.mark.parametrize("game_id", [2**31, 2**63, 10**30])
+@pytest.mark.parametrize("game_id", [2**31, 2**63, 10**30, -1, -(2**63) - 1])
 def test_a_game_number_beyond_any_stored_one_is_not_found_on_every_endpoint(game_id: int) -> None:
     client = client_for()
     game = game_in_progress(client)
+    missing = every_request(client, 10**9, game["legal_moves"][0])
     for name, response in every_request(client, game_id, game["legal_moves"][0]).items():
         assert response.status_code == 404, (name, response.content)
-        assert_error(response, 404, "not_found")
+        # Said as of any game that does not exist, not as of a path the API does not have.
+        error = assert_error(response, 404, "not_found")
+        assert error == assert_error(missing[name], 404, "not_found"), name
 
 
 def test_not_signed_in_is_refused_on_every_games_endpoint() -> None:
