@@ -614,11 +614,35 @@ def move_text(payload: Any, slug: str) -> str:
     return json.dumps(payload)
 
 
-def event_text(event: Any) -> str:
-    if isinstance(event, dict) and "type" in event:
-        rest = " ".join(f"{key}={value}" for key, value in event.items() if key != "type")
-        return f"{event['type']} {rest}".strip()
-    return json.dumps(event)
+#: Event fields that hold a pile's id, and one that holds a card's code.
+EVENT_PILE_KEYS = ("pile", "from", "to")
+EVENT_CARD_KEY = "card"
+
+
+def event_text(event: Any, slug: str) -> str:
+    """An engine event with its piles and cards named as the boards beside it name them:
+    "pile_filled: pile Tableau pile 7, from Stock, card 2♥" (not "pile=tableau:6")."""
+    if not (isinstance(event, dict) and "type" in event):
+        return json.dumps(event)
+    fields = []
+    for key, value in event.items():
+        if key == "type":
+            continue
+        if key in EVENT_PILE_KEYS:
+            value = pile_title(slug, value)
+        elif key == EVENT_CARD_KEY:
+            value = card_text(value)
+        fields.append(f"{key} {value}")
+    return f"{event['type']}: {', '.join(fields)}" if fields else str(event["type"])
+
+
+def card_text(code: Any) -> str:
+    """A card's code as the boards show it: "2H" as "2♥", "TS" as "10♠"."""
+    code = str(code)
+    rank, suit = code[:-1], code[-1:]
+    if suit not in SUITS:
+        return code
+    return f"{'10' if rank == 'T' else rank}{SUITS[suit]}"
 
 
 def card(code: Any, face_down: bool) -> dict[str, Any]:
@@ -678,12 +702,13 @@ def timeline_rows(game: Game) -> list[dict[str, Any]]:
             "fast": False,
         }
     ]
+    slug = game.deal.variant
     for entry in selectors.review_timeline(game):
         rows.append(
             {
                 "number": entry["number"],
-                "move": move_text(entry["move"], game.deal.variant),
-                "events": ", ".join(event_text(e) for e in entry["events"] or []),
+                "move": move_text(entry["move"], slug),
+                "events": "; ".join(event_text(e, slug) for e in entry["events"] or []),
                 "time": f"{entry['received_at']:%H:%M:%S.%f}"[:-3],
                 "gap": duration_text(entry["gap_ms"]),
                 "fast": entry["gap_ms"] < fast,
@@ -700,7 +725,7 @@ def step_context(game: Game, step: int) -> dict[str, Any]:
         entry = {
             "number": entry["number"],
             "move": move_text(move, game.deal.variant),
-            "events": [event_text(e) for e in entry["events"] or []],
+            "events": [event_text(e, game.deal.variant) for e in entry["events"] or []],
             "time": f"{entry['received_at']:%Y-%m-%d %H:%M:%S.%f}"[:-3],
             "gap": duration_text(entry["gap_ms"]),
             "fast": entry["gap_ms"] < settings.FAIR_PLAY_BURST_MS,

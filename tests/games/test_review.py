@@ -281,6 +281,29 @@ def test_the_review_shows_the_engines_events(staff_client: Client, player: Any) 
         assert event["type"] in page
 
 
+def test_the_reviews_events_name_piles_and_cards_as_its_boards_do(
+    staff_client: Client, player: Any
+) -> None:
+    """An event's pile is "Tableau pile 7" beside a move of "Tableau pile 7", not the engine's
+    "tableau:6", and its card is "2♥" as on the boards, not "2H"."""
+    outcome = services.create_game(user=player, variant_slug="blondes-and-brunettes", seed=1)
+    events: list[dict[str, Any]] = []
+    while not any("pile" in event for event in events):
+        move = outcome.variant.legal_moves(outcome.state)[0]
+        outcome = services.play_move(user=player, game_id=outcome.game.pk, move=move.to_json())
+        events = outcome.events
+    filled = next(event for event in events if "pile" in event)
+    number = outcome.game.move_number
+    page = staff_client.get(review_url(outcome.game.pk, step=number)).content.decode()
+    text = " ".join(re.sub(r"<[^>]+>", " ", html.unescape(page)).split())
+    index = int(filled["pile"].partition(":")[2])
+    rank, suit = filled["card"][:-1], filled["card"][-1]
+    shown = ("10" if rank == "T" else rank) + {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[suit]
+    expected = f"{filled['type']}: pile Tableau pile {index + 1}, from Stock, card {shown}"
+    assert text.count(expected) == 2, text  # the move list and the step
+    assert filled["pile"] not in text and f"card={filled['card']}" not in text
+
+
 def test_the_review_names_piles_as_the_play_page_does(staff_client: Client, player: Any) -> None:
     """Not the engine's ids counted from 0 ("tableau:0 → foundation:6") beside boards counted
     from 1: the play page's names in the move list, the step and the boards."""
