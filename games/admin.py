@@ -41,6 +41,11 @@ from games.rules import MAX_SEED, VARIANTS
 
 User = get_user_model()
 
+# Staff see whose site this is, in the header and the browser tab.
+admin.site.site_header = "Patience staff"
+admin.site.site_title = "Patience staff"
+admin.site.index_title = "Games, players and daily challenges"
+
 
 class ReadOnlyMixin:
     """Viewable by staff with the view permission; nobody adds, changes or deletes."""

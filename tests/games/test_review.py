@@ -139,6 +139,13 @@ def test_every_models_changelist_and_change_page_render_for_staff(
     assert 'name="moves-0-payload"' not in page, "no editable history field"
 
 
+def test_the_admin_is_the_sites_own_by_name(staff_client: Client) -> None:
+    page = staff_client.get("/admin/").content.decode()
+    assert "<title>Games, players and daily challenges | Patience staff</title>" in page
+    assert "Patience staff" in re.search(r'<div id="site-name">(.*?)</div>', page, re.S)[1]
+    assert "Django administration" not in page
+
+
 def test_game_list_columns_filters_and_search(
     staff_client: Client, staff: Any, game: Game, player: Any
 ) -> None:
