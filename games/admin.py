@@ -71,7 +71,9 @@ class PlayerAdmin(UserAdmin):
     several, goes through ``accounts.services.remove_accounts``; staff cannot delete their own
     account here."""
 
-    list_display = [*UserAdmin.list_display, "games"]
+    # Players give no first or last name (sign-up asks for none): when they joined and last
+    # signed in say more.
+    list_display = ["username", "email", "is_staff", "date_joined", "last_login", "games"]
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         if obj is not None and obj.pk == request.user.pk:

@@ -146,6 +146,14 @@ def test_the_admin_is_the_sites_own_by_name(staff_client: Client) -> None:
     assert "Django administration" not in page
 
 
+def test_the_player_list_shows_when_players_joined_not_names_nobody_gives(
+    staff_client: Client, game: Game
+) -> None:
+    page = staff_client.get("/admin/auth/user/").content.decode()
+    columns = re.findall(r'<th scope="col"\s+class="[^"]*column-(\w+)', page)
+    assert columns == ["username", "email", "is_staff", "date_joined", "last_login", "games"]
+
+
 def test_game_list_columns_filters_and_search(
     staff_client: Client, staff: Any, game: Game, player: Any
 ) -> None:
