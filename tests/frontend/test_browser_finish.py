@@ -386,3 +386,41 @@ def test_a_card_picked_up_that_finish_sends_home_is_put_back_with_a_message(site
     )
     expect(page.locator("#board .selected, #board .target")).to_have_count(0)
     expect(page.locator("#announce")).to_have_text("")  # not "Picked up the …" still
+
+
+def test_finish_leaves_selective_castles_base_rank_to_the_player(site, page):
+    """Selective Castle is built "starting from a player-selected base rank", and "the first
+    card moved to any foundation pile determines the base rank for all four foundations"
+    (seeds/selective-castle.txt). At the deal every top card could go to a foundation, but
+    Finish must not choose the base rank: it stays hidden, and F only says why, until the
+    player has put a card on a foundation. Then it sends home what fits (deal 12: four more)."""
+    errors = watch_errors(page)
+    line = Line("selective-castle", 12)
+    assert home_moves(line)  # every top card could start a foundation
+    game_id = start_game(page, "selective-castle", 12)
+    open_game(page, site, game_id)
+    finish = page.locator("#finish")
+    expect(finish).to_be_hidden()
+    assert finish.bounding_box() is not None  # its place is kept: the board will not move
+    page.keyboard.press("f")
+    expect(page.locator("#message")).to_have_text(
+        "Choose the base rank first: put a card on a foundation yourself."
+    )
+    page.wait_for_timeout(500)  # room for a move, were one sent
+    expect_move_number(page, 0)
+    assert history(page, game_id) == []
+
+    chosen = {"type": "move", "from": "tableau:3", "to": "foundation:2", "count": 1}
+    assert chosen in home_moves(line)
+    line.play(chosen)
+    expected = finishing_moves(line)
+    assert len(expected) >= 2
+    post_move(page, game_id, chosen, 0)
+    expect_move_number(page, 1)
+    expect(finish).to_be_visible()
+    finish.click()
+    expect_move_number(page, 1 + len(expected))
+    expect(page.locator("#message")).to_have_text(f"Sent {len(expected)} cards to the foundations.")
+    assert [entry["move"] for entry in history(page, game_id)] == [chosen, *expected]
+    assert tops(page) == line.tops()
+    assert errors == []

@@ -525,10 +525,16 @@ const undo = () => act(`/api/games/${gameId}/undo/`, {}, undoRefusal, { summary:
 const isFoundation = (id) => typeof id === "string" && id.startsWith("foundation:");
 const hasFoundations = () => (variant?.piles ?? []).some((pile) => isFoundation(pile.id));
 const hasStock = () => (variant?.piles ?? []).some((pile) => pile.id === "stock");
+/** Selective Castle's first card home sets the base rank of every foundation: that choice is
+ * the player's ("a player-selected base rank", its rule document), so Finish never makes it. */
+const choosesBaseRank = (shown) => shown?.variant === "selective-castle" && !shown.state?.base_rank;
 /** The legal moves that put one more card on a foundation (Grandfather's Clock's dial piles
- * are foundations too), from the game's legal_moves: which cards may go is the engine's say. */
+ * are foundations too), from the game's legal_moves: which cards may go is the engine's say.
+ * None while a move home would choose Selective Castle's base rank. */
 const homeMoves = (shown) =>
-  (shown?.legal_moves ?? []).filter((m) => m.type === "move" && isFoundation(m.to) && !isFoundation(m.from));
+  choosesBaseRank(shown)
+    ? []
+    : (shown?.legal_moves ?? []).filter((m) => m.type === "move" && isFoundation(m.to) && !isFoundation(m.from));
 
 const cardsWord = (n) => `${n} ${n === 1 ? "card" : "cards"}`;
 
@@ -573,6 +579,7 @@ async function finish() {
   await queue; // the version the player sees once what they sent before is answered
   if (!game || finishing || whenSignedOut()) return;
   if (game.status !== "playing") return sayOnly(overWords());
+  if (choosesBaseRank(game)) return sayOnly("Choose the base rank first: put a card on a foundation yourself.", "info", "board");
   if (!homeMoves(game).length) return sayOnly("No card can go to a foundation now.", "info", "board");
   const run = { sent: 0, stopped: false, wake: null, notes: [], refused: false };
   finishing = run;
