@@ -94,8 +94,9 @@ def play(variant: Variant, seed: int, out: TextIO, ask: Callable[[str], str]) ->
             seen = {s._replace(move_number=0) for s in states}
             print(f"? {hints.describe(variant, state, variant.hint(state, seen))}", file=out)
             continue
-        if text.startswith("s"):
-            path = Path(text[1:].strip() or "history.json")
+        command, _, rest = text.partition(" ")
+        if command in ("s", "save"):  # not "stock waste", a move to judge
+            path = Path(rest.strip() or "history.json")
             path.write_text(json.dumps([m.to_json() for m in history]) + "\n")
             print(f"Saved {len(history)} moves to {path}.", file=out)
             continue

@@ -50,3 +50,23 @@ def test_play_gives_a_hint_in_words():
     out = io.StringIO()
     assert play(get_variant("gold-mine"), 7, out, lambda _prompt: next(answers)) == []
     assert "? Deal from the stock." in out.getvalue()
+
+
+def test_a_typed_move_from_the_stock_is_judged_as_a_move_not_taken_for_save(tmp_path, monkeypatch):
+    """``s [file]`` saves, but ``stock waste`` (full pile ids, as the help allows) is a move:
+    the engine refuses it, with its reason, and nothing is saved."""
+    monkeypatch.chdir(tmp_path)
+    answers = iter(["stock waste", "stock tableau:0", "q"])
+    out = io.StringIO()
+    assert play(get_variant("gold-mine"), 7, out, lambda _prompt: next(answers)) == []
+    assert "! Nothing can be put on the waste in Gold Mine." in out.getvalue()
+    assert "! Cards on the stock cannot be moved in Gold Mine." in out.getvalue()
+    assert "Saved" not in out.getvalue()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_s_saves_the_history(tmp_path):
+    answers = iter(["d", f"s {tmp_path / 'h.json'}", "q"])
+    out = io.StringIO()
+    play(get_variant("gold-mine"), 7, out, lambda _prompt: next(answers))
+    assert json.loads((tmp_path / "h.json").read_text()) == [{"type": "deal"}]
