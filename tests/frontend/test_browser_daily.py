@@ -190,3 +190,33 @@ def test_a_board_whose_socket_the_server_ends_for_good_says_so_instead_of_reconn
     expect(live).to_have_text("Live updates stopped: reload the page.")
     assert len(opened) == 1
     assert errors == []
+
+
+def test_a_games_time_reads_the_same_in_its_result_and_on_its_days_board(
+    site, new_context, django_user_model
+):
+    """11.896 s is "0:11" in the result, as the clock showed it, and on the board too (which
+    once rounded it to "0:12")."""
+    from django.utils import timezone
+
+    create_players(django_user_model, "ada")
+    started = timezone.now() - dt.timedelta(minutes=5)
+    attempt = daily_game(
+        get_user_model().objects.get(username="ada"),
+        timezone.now().date(),
+        "gold-mine",
+        status="resigned",
+        created_at=started,
+        last_move_at=started + dt.timedelta(seconds=11.896),  # resigning is the last move
+        finished_at=started + dt.timedelta(seconds=11.896),
+    )
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    sign_in(page, site, "ada")
+    open_game(page, site, attempt.pk, live=False)
+    expect(page.locator("#result-time")).to_have_text("0:11")
+    expect(page.locator("#timer")).to_have_text("0:11")
+    page.goto(f"{site}/daily/{attempt.daily.date.isoformat()}/gold-mine/")
+    row = page.locator('#leaderboard tr[data-user="ada"]')
+    expect(row.locator("td.num").nth(2)).to_have_text("0:11")
+    assert errors == []

@@ -6,7 +6,7 @@ import { fitFans, pileInSentence, renderBoard } from "./board.js";
 import { cardName, rankName } from "./cards.js";
 import { attachInput } from "./input.js";
 import { keepFocus } from "./roving.js";
-import { dayName, headerSignedOut, liveText, serverNow } from "./ui.js";
+import { dayName, duration, headerSignedOut, liveText, serverNow } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("play");
@@ -122,14 +122,6 @@ function sayOnly(text, kind = "error", until = kind === "error" ? "action" : nul
   say(text, kind, until);
 }
 
-function clock(seconds) {
-  const total = Math.max(0, Math.floor(seconds));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = String(total % 60).padStart(2, "0");
-  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
-}
-
 function elapsed() {
   if (!game) return 0;
   // A closed attempt's time, as its day's board ranks it, ran to the player's last move.
@@ -139,7 +131,7 @@ function elapsed() {
 }
 
 function tick() {
-  $("timer").textContent = clock(elapsed());
+  $("timer").textContent = duration(elapsed());
   $("timer").setAttribute("datetime", `PT${Math.max(0, Math.floor(elapsed()))}S`);
 }
 
@@ -224,7 +216,7 @@ function showResult() {
   $("result-outcome").textContent = OUTCOMES[game.status] ?? game.status;
   $("result-outcome").dataset.status = game.status;
   $("result-moves").textContent = `${game.counts.moves} ${game.counts.moves === 1 ? "move" : "moves"}`;
-  $("result-time").textContent = clock(elapsed());
+  $("result-time").textContent = duration(elapsed());
   $("result-seed").hidden = game.seed === null || game.seed === undefined;
   $("result-seed").textContent = `Deal number ${game.seed}: enter it in the lobby to play this deal again.`;
   $("replay-link").href = `/replay/${game.id}/`;

@@ -58,10 +58,11 @@ export function signedIn() {
   return document.querySelector("[data-signed-in]")?.dataset.signedIn === "true";
 }
 
-/** 65.4 → "1:05"; 3725 → "1:02:05"; null → "—". */
+/** 65.9 → "1:05"; 3725 → "1:02:05"; null → "—". Seconds are cut, as a running clock cuts
+ * them, so that a game's time reads the same on its page, in its result and on the boards. */
 export function duration(seconds) {
   if (seconds === null || seconds === undefined || Number.isNaN(seconds)) return "—";
-  const total = Math.max(0, Math.round(seconds));
+  const total = wholeSeconds(seconds);
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
   const s = String(total % 60).padStart(2, "0");
@@ -71,7 +72,7 @@ export function duration(seconds) {
 /** The same, for screen readers and titles: "1 h 2 min 5 s". */
 export function durationWords(seconds) {
   if (seconds === null || seconds === undefined) return "no time";
-  const total = Math.max(0, Math.round(seconds));
+  const total = wholeSeconds(seconds);
   const parts = [];
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
@@ -79,6 +80,10 @@ export function durationWords(seconds) {
   if (m) parts.push(`${m} min`);
   parts.push(`${total % 60} s`);
   return parts.join(" ");
+}
+
+function wholeSeconds(seconds) {
+  return Math.max(0, Math.floor(seconds));
 }
 
 /** 0.4567 → "46%"; null → "—". */
