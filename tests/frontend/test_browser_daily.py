@@ -220,3 +220,46 @@ def test_a_games_time_reads_the_same_in_its_result_and_on_its_days_board(
     row = page.locator('#leaderboard tr[data-user="ada"]')
     expect(row.locator("td.num").nth(2)).to_have_text("0:11")
     assert errors == []
+
+
+def test_a_ranked_attempts_result_says_its_rank_and_leads_to_its_days_board(
+    site, new_context, django_user_model
+):
+    from django.utils import timezone
+
+    create_players(django_user_model, "ada", "bea")
+    users = get_user_model().objects
+    today = timezone.now().date()
+    daily_game(users.get(username="bea"), today, "gold-mine", status="won", cards_home=52)
+    attempt = daily_game(users.get(username="ada"), today, "gold-mine", status="resigned")
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    sign_in(page, site, "ada")
+    open_game(page, site, attempt.pk, live=False)
+    result = page.locator("dialog#result")
+    expect(result.locator("#result-rank")).to_have_text(
+        "Rank 2 of 2 on the day's leaderboard so far."
+    )
+    board = result.locator("#result-board")
+    expect(board).to_have_class(re.compile(r"\bprimary\b"))
+    expect(result.locator("#result-new")).not_to_have_class(re.compile(r"\bprimary\b"))
+    board.click()
+    page.wait_for_url(f"{site}/daily/{today.isoformat()}/gold-mine/")
+    expect(page.locator('#leaderboard tr[data-user="ada"]')).to_be_visible()
+    assert errors == []
+
+
+def test_a_casual_games_result_offers_a_new_deal_first_and_no_board(
+    site, new_context, django_user_model
+):
+    create_players(django_user_model, "ada")
+    page = new_context().new_page()
+    sign_in(page, site, "ada")
+    game = call_api(page, "POST", "/api/games/", {"variant": "gold-mine"})["body"]
+    call_api(page, "POST", f"/api/games/{game['id']}/resign/", {})
+    open_game(page, site, game["id"], live=False)
+    result = page.locator("dialog#result")
+    expect(result).to_be_visible()
+    expect(result.locator("#result-board")).to_be_hidden()
+    expect(result.locator("#result-rank")).to_be_hidden()
+    expect(result.locator("#result-new")).to_have_class(re.compile(r"\bprimary\b"))

@@ -220,9 +220,31 @@ function showResult() {
   $("result-seed").hidden = game.seed === null || game.seed === undefined;
   $("result-seed").textContent = `Deal number ${game.seed}: enter it in the lobby to play this deal again.`;
   $("replay-link").href = `/replay/${game.id}/`;
+  showDailyResult();
   // Closed by the service at midnight, not by a move here: say why the game is over.
   if (game.status === "closed") say(NOTES.day_closed(), "info");
   if (!$("result").open) $("result").showModal();
+}
+
+/** A daily deal's result leads to its day's leaderboard (first among the actions, where a
+ * casual game offers a new deal), and a ranked attempt says where it stands there. */
+function showDailyResult() {
+  const daily = Boolean(game.daily);
+  $("result-board").hidden = !daily;
+  $("result-new").classList.toggle("primary", !daily);
+  $("result-rank").hidden = true;
+  if (!daily) return;
+  const path = `/daily/${game.daily}/${game.variant}/`;
+  $("result-board").href = path;
+  if (!game.ranked) return;
+  const shownFor = game.move_number;
+  api("GET", `/api/leaderboards${path}`)
+    .then((board) => {
+      if (!board.me || game.move_number !== shownFor) return;
+      $("result-rank").textContent = `Rank ${board.me.rank} of ${board.count} on the day's leaderboard so far.`;
+      $("result-rank").hidden = false;
+    })
+    .catch(() => {}); // the link still leads there
 }
 
 /** Draw `next` unless an equal or newer version is already shown (`force`: redraw an equal
