@@ -26,6 +26,19 @@ def username_is_taken(username: str) -> bool:
     return get_user_model().objects.filter(username__iexact=username).exists()
 
 
+def email_is_taken(email: str, *, except_user_id: int | None = None) -> bool:
+    """Whether another account has this email address, in any letter case and ignoring
+    surrounding spaces ("Ada@Example.org " takes "ada@example.org"). A blank address is
+    never taken: any number of accounts may have none."""
+    email = email.strip()
+    if not email:
+        return False
+    accounts = get_user_model().objects.filter(email__iexact=email)
+    if except_user_id is not None:
+        accounts = accounts.exclude(pk=except_user_id)
+    return accounts.exists()
+
+
 def reset_link_user(uid: str, token: str) -> AbstractUser | None:
     """The active account an emailed reset link is for, while the link holds: made for the
     account's password and last sign-in as they are now (so it works once), within

@@ -28,7 +28,7 @@ from rest_framework.exceptions import ValidationError
 
 from accounts.live import SignOut, schedule_sign_out, sign_in_tag_of
 from accounts.models import UserSession
-from accounts.selectors import reset_link_user, username_is_taken
+from accounts.selectors import email_is_taken, reset_link_user, username_is_taken
 from accounts.throttling import LoginGuard
 from config.api import ApiError
 
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 # The same for an unknown username and a wrong password, so it tells no one which accounts exist.
 INVALID_CREDENTIALS_MESSAGE = "Unable to sign in with that username and password."
 USERNAME_TAKEN_MESSAGE = "A user with that username already exists."
+EMAIL_TAKEN_MESSAGE = "Another account already has this email address."
 WRONG_OLD_PASSWORD_MESSAGE = "Your old password was entered incorrectly. Please enter it again."
 RESET_REQUESTED_MESSAGE = (
     "If an account has this address, an email with a link to choose a new password is on its way."
@@ -57,10 +58,12 @@ def register_user(*, username: str, password: str, email: str = "") -> AbstractU
     """Create an account; usernames are unique regardless of letter case."""
     user_model = get_user_model()
     username = user_model.normalize_username(username)
-    email = user_model.objects.normalize_email(email)
+    email = user_model.objects.normalize_email(email.strip())
     errors: dict[str, list[str]] = {}
     if username_is_taken(username):
         errors["username"] = [USERNAME_TAKEN_MESSAGE]
+    if email_is_taken(email):
+        errors["email"] = [EMAIL_TAKEN_MESSAGE]
     if problems := new_password_problems(password, username=username, email=email):
         errors["password"] = problems
     if errors:
@@ -69,9 +72,15 @@ def register_user(*, username: str, password: str, email: str = "") -> AbstractU
         with transaction.atomic():
             return user_model.objects.create_user(username=username, email=email, password=password)
     except IntegrityError:
-        # A concurrent registration took the name between the check and the insert (the
-        # case-insensitive unique index, migration 0001, is what catches "Ada" against "ada").
-        raise ValidationError({"username": [USERNAME_TAKEN_MESSAGE]}) from None
+        # A concurrent registration took the name or the address between the check and the
+        # insert: the case-insensitive unique indexes (migrations 0001 and 0003) catch "Ada"
+        # against "ada", and "Ada@example.org" against "ada@example.org".
+        errors = {}
+        if email_is_taken(email):
+            errors["email"] = [EMAIL_TAKEN_MESSAGE]
+        if username_is_taken(username) or not errors:
+            errors["username"] = [USERNAME_TAKEN_MESSAGE]
+        raise ValidationError(errors) from None
 
 
 def new_password_problems(password: str, *, username: str, email: str = "") -> list[str]:
@@ -177,10 +186,19 @@ def _remove_accounts(users: list[AbstractUser]) -> None:
 
 
 def change_email(*, user: AbstractUser, email: str) -> AbstractUser:
-    """Set (or, blank, remove) the address that password reset links are sent to."""
-    user.email = get_user_model().objects.normalize_email(email)
-    with transaction.atomic():
-        user.save(update_fields=["email"])
+    """Set (or, blank, remove) the address that password reset links are sent to; one that
+    another account has is refused (the player's own, in any letter case, is fine)."""
+    email = get_user_model().objects.normalize_email(email.strip())
+    if email_is_taken(email, except_user_id=user.pk):
+        raise ValidationError({"email": [EMAIL_TAKEN_MESSAGE]})
+    previous, user.email = user.email, email
+    try:
+        with transaction.atomic():
+            user.save(update_fields=["email"])
+    except IntegrityError:
+        # Another account took it between the check and the save (migration 0003's index).
+        user.email = previous
+        raise ValidationError({"email": [EMAIL_TAKEN_MESSAGE]}) from None
     return user
 
 

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import UserChangeForm
 from django.core.exceptions import PermissionDenied
 from django.db.models import (
     Count,
@@ -34,6 +35,7 @@ from django.utils.html import format_html, format_html_join
 from django.views.decorators.http import require_POST
 
 from accounts import services as accounts
+from accounts.selectors import email_is_taken
 from config.api import ApiError
 from games import daily, selectors, services
 from games.models import AuditLog, DailyChallenge, Deal, Game, GameFlag, Move
@@ -65,12 +67,23 @@ class ReadOnlyMixin:
 admin.site.unregister(User)
 
 
+class PlayerChangeForm(UserChangeForm):
+    """The built-in form, with the API's rule: one account per email address (blank: any)."""
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data.get("email", "")
+        if email_is_taken(email, except_user_id=self.instance.pk):
+            raise forms.ValidationError(accounts.EMAIL_TAKEN_MESSAGE)
+        return email
+
+
 @admin.register(User)
 class PlayerAdmin(UserAdmin):
     """The built-in user admin, with each player's number of games. Deleting players, one or
     several, goes through ``accounts.services.remove_accounts``; staff cannot delete their own
-    account here."""
+    account here. An email address another account has is refused, as in the API."""
 
+    form = PlayerChangeForm
     # Players give no first or last name (sign-up asks for none): when they joined and last
     # signed in say more.
     list_display = ["username", "email", "is_staff", "date_joined", "last_login", "games"]
