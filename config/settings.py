@@ -283,7 +283,8 @@ REST_FRAMEWORK = {
             f"{SIGN_UPS_PER_ADDRESS_PER_HOUR}/hour" if SIGN_UPS_PER_ADDRESS_PER_HOUR else None
         ),
     },
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular's, documenting the session's 409 account_changed on every write.
+    "DEFAULT_SCHEMA_CLASS": "accounts.schema.AutoSchema",
 }
 
 SPECTACULAR_SETTINGS = {

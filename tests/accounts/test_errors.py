@@ -155,10 +155,42 @@ def test_schema_documents_the_accounts_endpoints() -> None:
     assert login_op["requestBody"]["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/Login"
     }
-    assert set(login_op["responses"]) == {"200", "400", "429"}
+    assert set(login_op["responses"]) == {"200", "400", "409", "429"}
     assert set(schema["components"]["schemas"]["User"]["properties"]) == {
         "id",
         "username",
         "email",
         "date_joined",
     }
+
+
+def test_schema_documents_account_changed_on_every_write_a_session_may_make() -> None:
+    """The session sign-in refuses a page's write as another account (409 account_changed)
+    before any view runs: every such write documents it, with the error body, besides its
+    own 409s; reads and writes no session signs in to (a reset link's) do not."""
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+
+    writes, others = {}, {}
+    for route, item in schema["paths"].items():
+        for method, operation in item.items():
+            target = writes if method in ("post", "put", "patch", "delete") else others
+            target[(route, method)] = operation["responses"]
+    assert ("/api/games/{game_id}/moves/", "post") in writes
+    for (route, method), responses in writes.items():
+        if route == "/api/auth/password/reset/confirm/":
+            assert "409" not in responses
+            continue
+        conflict = responses.get("409")
+        assert conflict, (route, method)
+        assert '"account_changed"' in conflict["description"], (route, method)
+        assert conflict["content"]["application/json"]["schema"] == {
+            "$ref": "#/components/schemas/ApiError"
+        }
+    assert writes[("/api/auth/me/", "patch")]["409"]["description"].startswith(
+        '"account_changed": the page that sent this (`X-Patience-Account`)'
+    )
+    # A move's own conflict (a stale expected_move_number) is still there.
+    assert writes[("/api/games/{game_id}/moves/", "post")]["409"]["description"].startswith(
+        "A conflict of this operation's own"
+    )
+    assert not any("409" in responses for responses in others.values())
