@@ -11,6 +11,7 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import Resolver404, resolve
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -135,12 +136,34 @@ def _next_page(request: HttpRequest) -> str:
     return value
 
 
+#: Pages of one player's game: anyone else's is "not found".
+_GAME_PAGES = ("frontend:play", "frontend:replay")
+
+
+def _not_their_game(request: HttpRequest, path: str) -> bool:
+    """Whether ``path`` is the page of a game that is not the signed-in player's (another
+    account's, or none at all: alike, so that this tells nobody which games exist)."""
+    try:
+        match = resolve(urlsplit(path).path)
+    except Resolver404:
+        return False
+    if match.view_name not in _GAME_PAGES:
+        return False
+    return not selectors.owns_game(request.user, match.kwargs["game_id"])
+
+
 def _sign_in_page(request: HttpRequest, template: str) -> HttpResponse:
     """The sign-in and sign-up forms; a visitor already signed in gets no form but who they
     are signed in as, a way on (to ``next``) and a way to sign out first. A second sign-in
     over theirs would end it in every tab (``accounts.views.sign_in``), unasked for by a
-    player who followed a "Sign in" link of an old page."""
-    return _page(request, template, next=_next_page(request))
+    player who followed a "Sign in" link of an old page. When that page was a game of
+    another account (signed in there before this browser signed in as this one), the way on
+    is the lobby, and the page says so: the game's page would only be "not found"."""
+    next_page = _next_page(request)
+    not_theirs = request.user.is_authenticated and _not_their_game(request, next_page)
+    return _page(
+        request, template, next="/" if not_theirs else next_page, next_not_theirs=not_theirs
+    )
 
 
 @ensure_csrf_cookie

@@ -320,16 +320,50 @@ def test_the_replays_step_buttons_do_not_look_like_its_play_button(
 def test_a_signed_in_visitor_gets_who_they_are_a_way_on_and_a_way_out_not_a_form(
     client: Client, ada, path: str, form: str, other_account: str
 ) -> None:
+    from games import services
+
+    game = services.create_game(user=ada, variant_slug="gold-mine").game
     client.force_login(ada)
 
-    html = client.get(f"{path}?next=/play/12/%3Fx%3D1").content.decode()
+    html = client.get(f"{path}?next=/play/{game.pk}/%3Fx%3D1").content.decode()
 
     assert f'id="{form}"' not in html
     assert (
         '<p id="signed-in-as">You are signed in as <strong>ada</strong>. ' + other_account
     ) in html
-    assert '<a class="button primary" id="continue-signed-in" href="/play/12/?x=1">' in html
+    assert f'<a class="button primary" id="continue-signed-in" href="/play/{game.pk}/?x=1">' in (
+        html
+    )
+    assert 'id="next-not-theirs"' not in html
     assert 'id="switch-account"' in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("page", ["play", "replay"])
+@pytest.mark.parametrize("signin", ["/signin/", "/signup/"])
+def test_the_way_on_from_a_game_of_another_account_is_the_lobby_and_the_page_says_why(
+    client: Client, ada, django_user_model, page: str, signin: str
+) -> None:
+    """An old page of tabs' game, after this browser signed in as ada: "Sign in again" comes
+    here with the game as next; continuing as ada to it would be "not found"."""
+    from games import services
+
+    tabs = django_user_model.objects.create_user("tabs", password=None)
+    game = services.create_game(user=tabs, variant_slug="gold-mine").game
+    client.force_login(ada)
+
+    for gone in (game.pk, game.pk + 1000):  # another account's game, or none: the same answer
+        html = client.get(signin, {"next": f"/{page}/{gone}/"}).content.decode()
+
+        assert '<a class="button primary" id="continue-signed-in" href="/">Continue as ada</a>' in (
+            html
+        )
+        assert (
+            '<p id="next-not-theirs">The game you came from is not one of ada\'s: continuing '
+            "as ada leads to the lobby. To go back to it, sign out, then sign in as the account "
+            "that played it.</p>"
+        ) in html
+        assert 'id="switch-account"' in html
 
 
 @pytest.mark.django_db
