@@ -349,7 +349,101 @@ def test_pages_opened_as_one_account_never_act_as_the_account_signed_in_since(
     play_tab.locator("#sign-in-again").click()
     play_tab.wait_for_url(re.compile(rf"/signin/\?next=%2Fplay%2F{game_id}%2F$"))
     expect(play_tab.locator("#signed-in-as")).to_contain_text("You are signed in as other.")
+    # Continuing as other does not lead to tabs' game (not found for other), but to the lobby.
+    expect(play_tab.locator("#next-not-theirs")).to_contain_text(
+        "The game you came from is not one of other's: continuing as other leads to the lobby."
+    )
+    play_tab.locator("#continue-signed-in").click()
+    play_tab.wait_for_url(site + "/")
+    expect(play_tab.locator("html")).to_have_attribute("data-user", "other")
     assert errors == {"play": [], "daily": [], "account": [], "new": []}
+
+
+def test_the_headers_sign_out_on_a_page_of_an_account_signed_out_since_says_so_and_asks(
+    site, new_context, django_user_model
+):
+    """Pages opened as tabs; the browser then signs in as other in a new tab. Each old page's
+    "Sign out" signs nobody out: it says whose page it is and who is signed in now, and lets
+    the player continue as other, sign other out too, or stay."""
+    create_players(django_user_model, "tabs", "other")
+    context = new_context()
+    rules_tab, daily_tab, profile_tab, new_tab = (context.new_page() for _ in range(4))
+    tabs = {"rules": rules_tab, "daily": daily_tab, "profile": profile_tab, "new": new_tab}
+    errors = {name: watch_errors(tab) for name, tab in tabs.items()}
+    sign_in(rules_tab, site, "tabs")
+    for tab, path in (
+        (rules_tab, "/rules/gold-mine/"),
+        (daily_tab, "/daily/"),
+        (profile_tab, "/profile/"),
+    ):
+        tab.goto(site + path)
+        expect(tab.locator("html")).to_have_attribute("data-user", "tabs")
+    new_tab.goto(site + "/signin/")
+    sign_in(new_tab, site, "other")
+
+    dialog = rules_tab.locator("#account-changed")
+    rules_tab.locator("#sign-out").click()
+    expect(dialog).to_be_visible()
+    expect(dialog.locator("h2")).to_have_text("This browser is now signed in as other")
+    expect(dialog.locator("#account-changed-message")).to_have_text(
+        "This page belongs to tabs, who is no longer signed in on this browser: it has since "
+        "signed in as other (in another tab or window). Nobody was signed out."
+    )
+    expect(rules_tab.locator("#account-changed-continue")).to_be_focused()
+    expect(rules_tab.locator("nav.account-nav")).to_be_hidden()
+    assert rules_tab.url == site + "/rules/gold-mine/"
+    # Stay: the dialog closes, the page stays, other stays signed in.
+    rules_tab.locator("#account-changed-stay").click()
+    expect(dialog).to_be_hidden()
+    assert rules_tab.url == site + "/rules/gold-mine/"
+
+    # Continue as other: the lobby, as other.
+    daily_tab.locator("#sign-out").click()
+    daily_tab.locator("#account-changed-continue").click()
+    daily_tab.wait_for_url(site + "/")
+    expect(daily_tab.locator("html")).to_have_attribute("data-user", "other")
+
+    # Sign other out as well: the lobby, signed out (in every tab).
+    profile_tab.locator("#sign-out").click()
+    expect(profile_tab.locator("#account-changed-sign-out")).to_have_text("Sign out other")
+    profile_tab.locator("#account-changed-sign-out").click()
+    profile_tab.wait_for_url(site + "/")
+    expect(profile_tab.locator("html")).to_have_attribute("data-user", "")
+    new_tab.reload()
+    expect(new_tab.locator("html")).to_have_attribute("data-user", "")
+    assert errors == {"rules": [], "daily": [], "profile": [], "new": []}
+
+
+def test_an_email_address_another_account_has_is_refused_next_to_its_field(
+    site, new_context, django_user_model
+):
+    django_user_model.objects.create_user("ada", email="ada@example.com", password=PASSWORD)
+    create_players(django_user_model, "grace")
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    taken = "Another account already has this email address."
+
+    page.goto(site + "/signup/")
+    page.fill("#id_username", "hopper")
+    page.fill("#id_email", " ADA@example.com ")
+    page.fill("#id_password", PASSWORD)
+    page.locator("#signup-form button[type=submit]").click()
+    expect(page.locator("#email-error")).to_have_text(taken)
+    expect(page.locator("#id_email")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#id_email")).to_be_focused()
+    expect(page.locator("html")).to_have_attribute("data-user", "")
+    assert not django_user_model.objects.filter(username="hopper").exists()
+    release_connection()
+
+    sign_in(page, site, "grace")
+    page.goto(site + "/account/")
+    page.fill("#id_email", "Ada@Example.com")
+    page.locator("#email-form button[type=submit]").click()
+    expect(page.locator("#email-error")).to_have_text(taken)
+    expect(page.locator("#email-form .form-status")).to_be_hidden()
+    assert django_user_model.objects.get(username="grace").email == ""
+    release_connection()
+    assert errors == []
 
 
 def test_signing_out_from_the_signin_page_then_in_as_another_account(

@@ -62,15 +62,17 @@ const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * api("POST", "/api/games/", {variant: "gold-mine"}, {idempotent: true}) → the parsed JSON
  * (null for an empty answer). Throws ApiError. An idempotent request carries an
  * Idempotency-Key and is retried with the same key when the network fails, so the server acts
- * once however many times it arrives.
+ * once however many times it arrives. `account` names the account the request is meant for
+ * instead of the page's (the header's "Sign out" of the account the browser was signed in as
+ * since: refused in turn if that has changed again).
  */
-export async function api(method, path, body, { idempotent = false } = {}) {
+export async function api(method, path, body, { idempotent = false, account = PAGE_ACCOUNT } = {}) {
   method = method.toUpperCase();
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (!SAFE.has(method)) {
     headers["X-CSRFToken"] = (await csrfToken()) || "";
-    if (PAGE_ACCOUNT !== null) headers["X-Patience-Account"] = encodeURIComponent(PAGE_ACCOUNT);
+    if (account !== null) headers["X-Patience-Account"] = encodeURIComponent(account);
   }
   if (idempotent) headers["Idempotency-Key"] = newKey();
   const init = {
