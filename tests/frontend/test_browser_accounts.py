@@ -485,8 +485,10 @@ def test_sign_in_again_after_signing_back_in_elsewhere_brings_the_game_back_at_o
     open_game(play_tab, site, game_id)
 
     other_tab.goto(site + "/")
-    other_tab.locator("#sign-out").click()
-    other_tab.wait_for_url(site + "/")
+    # The lobby again: wait for that navigation itself (the URL is the same before it), or
+    # the sign-in below could run in the page it replaces.
+    with other_tab.expect_navigation(url=site + "/"):
+        other_tab.locator("#sign-out").click()
     expect(play_tab.locator("#live")).to_have_text("Signed out")
     sign_in(other_tab, site, "tabs")  # back in, in the other tab
 
