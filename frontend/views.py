@@ -50,9 +50,25 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     header and a way back."""
     if request.path.startswith("/api/"):
         return api.not_found(request, exception)
-    response = render(request, "frontend/not_found.html", {"games": GAMES}, status=404)
+    context = {"games": GAMES, "reason": _not_found_reason(request.path)}
+    response = render(request, "frontend/not_found.html", context, status=404)
     setattr(response, SITE_PAGE, True)
     return response
+
+
+#: What a 404 says, by the first part of its path: the page's kind, not a game's rules for all.
+_NOT_FOUND_REASONS = {
+    "play": "There is no such game, or it is not yours: a game shows only to its player.",
+    "replay": "There is no such game, or it is not yours: a game shows only to its player.",
+    "players": "There is no player of that name.",
+    "rules": "There is no game of that name: the rules of the five games are in the Rules menu.",
+    "daily": "There is no daily challenge at this address: each day has one of each game.",
+}
+
+
+def _not_found_reason(path: str) -> str:
+    first = path.strip("/").partition("/")[0]
+    return _NOT_FOUND_REASONS.get(first, "There is no page at this address.")
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:

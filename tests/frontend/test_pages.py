@@ -87,6 +87,29 @@ def test_a_page_that_is_not_there_or_not_yours_says_so_with_the_sites_header(
 
 
 @pytest.mark.django_db
+def test_a_404_says_what_kind_of_thing_is_not_there(client: Client, django_user_model) -> None:
+    """A missing player or rules page is not explained by who may see a game."""
+    from games import services
+
+    owner = django_user_model.objects.create_user("owner", password="x")
+    game = services.create_game(user=owner, variant_slug="gold-mine").game
+    client.force_login(django_user_model.objects.create_user("visitor", password="x"))
+    expected = {
+        f"/play/{game.pk}/": "There is no such game, or it is not yours",
+        f"/replay/{game.pk}/": "There is no such game, or it is not yours",
+        "/players/nobody/": "There is no player of that name.",
+        "/rules/klondike/": "There is no game of that name",
+        "/daily/2026-11-22/klondike/": "There is no daily challenge at this address",
+        "/no-such-page/": "There is no page at this address.",
+    }
+    for path, words in expected.items():
+        page = client.get(path).content.decode()
+        assert words in page, path
+        if not path.startswith(("/play/", "/replay/")):
+            assert "a game shows only to its player" not in page, path
+
+
+@pytest.mark.django_db
 def test_a_daily_board_says_whether_its_day_is_still_to_come_open_or_closed(
     client: Client,
 ) -> None:
