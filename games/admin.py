@@ -637,6 +637,8 @@ def move_text(payload: Any, slug: str) -> str:
 #: Event fields that hold a pile's id, and one that holds a card's code.
 EVENT_PILE_KEYS = ("pile", "from", "to")
 EVENT_CARD_KEY = "card"
+#: The order fields are said in (PostgreSQL's jsonb keeps its own order, not the engine's).
+EVENT_KEY_ORDER = (*EVENT_PILE_KEYS, EVENT_CARD_KEY)
 
 
 def event_text(event: Any, slug: str) -> str:
@@ -645,9 +647,10 @@ def event_text(event: Any, slug: str) -> str:
     if not (isinstance(event, dict) and "type" in event):
         return json.dumps(event)
     fields = []
-    for key, value in event.items():
-        if key == "type":
-            continue
+    known = [key for key in EVENT_KEY_ORDER if key in event]
+    others = sorted(key for key in event if key not in EVENT_KEY_ORDER and key != "type")
+    for key in known + others:
+        value = event[key]
         if key in EVENT_PILE_KEYS:
             value = pile_title(slug, value)
         elif key == EVENT_CARD_KEY:
