@@ -263,3 +263,29 @@ def test_a_casual_games_result_offers_a_new_deal_first_and_no_board(
     expect(result.locator("#result-board")).to_be_hidden()
     expect(result.locator("#result-rank")).to_be_hidden()
     expect(result.locator("#result-new")).to_have_class(re.compile(r"\bprimary\b"))
+
+
+@pytest.mark.parametrize(
+    ("asked", "said"),
+    [
+        ("2020-02-30", "A day is a date of the calendar, written YYYY-MM-DD."),
+        ("garbage", '"garbage" is not a day: pick one, or write it as YYYY-MM-DD.'),
+    ],
+)
+def test_a_day_the_daily_page_cannot_show_is_said_so_not_shown_as_today(
+    site, new_context, asked, said
+):
+    """?date=2020-02-30 once showed today's name over the API's raw "date: …" refusal, and
+    ?date=garbage quietly showed today."""
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    page.goto(f"{site}/daily/?date={asked}")
+    expect(page.locator("#daily-message")).to_have_text(said)
+    expect(page.locator("#daily-day")).to_have_text("No such day")
+    expect(page.locator("#challenges li")).to_have_count(0)
+    expect(page.locator("#daily-date")).to_have_value("")
+    page.locator("#daily-today").click()
+    expect(page.locator("#daily-day")).to_have_text(re.compile(r"^Today, "))
+    expect(page.locator("#challenges li")).to_have_count(5)
+    expect(page.locator("#daily-message")).to_be_hidden()
+    assert [e for e in errors if "400" not in e] == []

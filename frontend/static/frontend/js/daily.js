@@ -27,9 +27,25 @@ let loading = 0;
 
 const report = (text) => say(message, text, "error");
 
+const DAY_FORMAT = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The page's ?date=, as written (null without one): one the server cannot read is said so,
+ * not quietly replaced by today. */
 function requestedDate() {
-  const date = new URLSearchParams(window.location.search).get("date");
-  return date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : null;
+  return new URLSearchParams(window.location.search).get("date") || null;
+}
+
+/** A day the page cannot show: nothing of another day stays on it (not even its name in the
+ * heading), the picker is emptied, and Today leads back. */
+function showNoDay(text) {
+  clearInterval(timer);
+  heading.textContent = "No such day";
+  picker.value = "";
+  delete root.dataset.date;
+  countdown.replaceChildren();
+  streaksBox.replaceChildren();
+  list.replaceChildren();
+  report(text);
 }
 
 function attemptLine(attempt, total) {
@@ -140,6 +156,11 @@ async function load(date) {
   const ticket = ++loading;
   root.setAttribute("aria-busy", "true");
   say(message, "");
+  if (date !== null && !DAY_FORMAT.test(date)) {
+    showNoDay(`"${date}" is not a day: pick one, or write it as YYYY-MM-DD.`);
+    root.removeAttribute("aria-busy");
+    return;
+  }
   try {
     const query = date ? `?date=${date}` : "";
     const [day, decks] = await Promise.all([api("GET", `/api/daily/${query}`), variantDecks()]);
@@ -152,7 +173,11 @@ async function load(date) {
     renderStreaks(day.streaks);
     list.replaceChildren(...day.challenges.map((c) => challengeCard(c, day, decks)));
   } catch (error) {
-    if (ticket === loading) report(errorText(error));
+    if (ticket !== loading) return;
+    // A day the server refuses (30 February, one with no challenges): said in its own words,
+    // without the field's name the API puts before them.
+    if (error.status === 400 || error.status === 404) showNoDay(error.fields?.date?.[0] ?? errorText(error));
+    else report(errorText(error));
   } finally {
     if (ticket === loading) root.removeAttribute("aria-busy");
   }
@@ -162,7 +187,7 @@ picker.form?.addEventListener("submit", (event) => event.preventDefault());
 
 picker.addEventListener("change", () => {
   const date = picker.value;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return;
+  if (!DAY_FORMAT.test(date)) return;
   const url = new URL(window.location.href);
   url.searchParams.set("date", date);
   window.history.pushState({}, "", url);
