@@ -52,7 +52,7 @@ def describe(variant: Variant, state: State, move: Move | None) -> str:
     if move is None:
         return (
             "No move leads anywhere new: every legal move goes back to a position this game "
-            "has already had."
+            "has already had. When you see no way forward, resign."
         )
     if move.type == DEAL.type:
         return "Deal from the stock."

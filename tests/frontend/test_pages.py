@@ -42,6 +42,14 @@ def test_index_lists_every_game(client: Client) -> None:
 
 
 @pytest.mark.parametrize("slug", EXPECTED_SLUGS)
+def test_every_rules_page_says_a_stuck_game_may_be_resigned(client: Client, slug: str) -> None:
+    """In every game a card can go back and forth for ever between two piles that take it, so
+    a stuck game may stay in play by the rules: each page says what to do."""
+    text = " ".join(client.get(f"/rules/{slug}/").content.decode().split())
+    assert re.search(r"(no way forward, resign|You may also resign)", text), slug
+
+
+@pytest.mark.parametrize("slug", EXPECTED_SLUGS)
 def test_rules_page_shows_its_document(client: Client, slug: str) -> None:
     response = client.get(f"/rules/{slug}/")
     assert response.status_code == 200

@@ -187,3 +187,15 @@ def test_a_move_back_to_a_position_already_seen_is_never_suggested():
     assert variant.legal_moves(after) == [back]
     assert variant.hint(after) == back  # without the game's history, the only legal move
     assert variant.hint(after, {normal(state), normal(after)}) is None
+
+
+def test_when_every_move_goes_round_in_circles_the_hint_says_to_resign():
+    """Gold Mine with its stock used up: an Eight going back and forth between two Nines keeps
+    the game in play by the rules, so the hint says what is left to do."""
+    variant, state = position("gold-mine", {**BLOCKED, "tableau:5": "9C 8H", "tableau:6": "7H"})
+    after = variant.apply(state, move("tableau:5", "tableau:4"))
+    assert variant.hint(after, {normal(state), normal(after)}) is None
+    assert describe(variant, after, None) == (
+        "No move leads anywhere new: every legal move goes back to a position this game has "
+        "already had. When you see no way forward, resign."
+    )
