@@ -402,6 +402,32 @@ def test_the_profiles_finished_games_start_on_all_of_them(site, page):
     expect(page.locator("#finished-empty")).to_be_hidden()
 
 
+def test_a_game_in_play_reads_alike_in_the_lobby_and_the_profile_in_any_browser_language(
+    site, new_context, django_user_model
+):
+    """Both say "Resume" and how long ago it was played, in the site's English (a French
+    browser once got "il y a 2 minutes" in the lobby); the profile said "Continue" with a
+    date, and "last played" of a game never played."""
+    create_players(django_user_model, "ada")
+    page = new_context(locale="fr-FR").new_page()
+    sign_in(page, site, "ada")
+    played = start_game(page, "gold-mine", 3)
+    call_api(page, "POST", f"/api/games/{played}/moves/", {"move": {"type": "deal"}})
+    untouched = start_game(page, "gold-mine", 4)
+    rows = {
+        "/": lambda game_id: page.locator(f'#saved-games li[data-game-id="{game_id}"]'),
+        "/profile/": lambda game_id: page.locator(f'#in-progress li[data-game-id="{game_id}"]'),
+    }
+    for path, row in rows.items():
+        page.goto(site + path)
+        expect(row(played)).to_contain_text(re.compile(r"last played (now|\d+ seconds? ago)"))
+        expect(row(untouched)).to_contain_text(re.compile(r"started (now|\d+ seconds? ago)"))
+        expect(row(played).locator("time")).to_have_attribute(
+            "title", re.compile(r"\d{4}, \d\d:\d\d$")
+        )
+        expect(row(played).get_by_role("link")).to_have_text("Resume")
+
+
 def test_a_name_on_the_leaderboards_leads_to_the_players_public_profile(
     site, page, new_context, django_user_model
 ):

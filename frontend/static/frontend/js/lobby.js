@@ -5,7 +5,7 @@
 
 import { api } from "./api.js";
 import { renderMiniature } from "./board.js";
-import { serverNow, when } from "./ui.js";
+import { ago, when } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("lobby");
@@ -27,28 +27,6 @@ function el(tag, attrs = {}, ...children) {
 
 function say(text) {
   $("lobby-message").textContent = text || "";
-}
-
-const relative = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
-
-/** "5 minutes ago", "yesterday"… */
-function ago(iso) {
-  const seconds = (Date.parse(iso) - serverNow()) / 1000;
-  const steps = [
-    [60, "second"],
-    [60, "minute"],
-    [24, "hour"],
-    [7, "day"],
-    [4.35, "week"],
-    [12, "month"],
-    [Infinity, "year"],
-  ];
-  let value = seconds;
-  for (const [size, unit] of steps) {
-    if (Math.abs(value) < size) return relative.format(Math.round(value), unit);
-    value /= size;
-  }
-  return "";
 }
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;

@@ -2,7 +2,7 @@
 // finished games, all or by outcome (→ /replay/<id>/), both paginated by the API (20 a page).
 
 import { api } from "./api.js";
-import { RESULT_COLUMNS, el, errorText, gameName, plural, say, statsTable, statusWord, streaksTable, when } from "./ui.js";
+import { RESULT_COLUMNS, ago, el, errorText, gameName, plural, say, statsTable, statusWord, streaksTable, when } from "./ui.js";
 
 const message = document.getElementById("profile-message");
 const report = (error) => say(message, errorText(error), "error");
@@ -44,14 +44,21 @@ function gameRow(game) {
       { class: "game-row-meta" },
       plural(game.counts.moves, "move"),
       " · ",
-      finished ? `finished ${when(game.finished_at)}` : `last played ${when(game.last_move_at || game.created_at)}`,
+      ...(finished ? [`finished ${when(game.finished_at)}`] : lastPlayed(game)),
     ),
     el(
       "a",
-      { class: "button small", href, "aria-label": `${finished ? "Replay" : "Continue"} ${gameName(game.variant)} game ${game.id}` },
-      finished ? "Replay" : "Continue",
+      { class: "button small", href, "aria-label": `${finished ? "Replay" : "Resume"} ${gameName(game.variant)}, game ${game.id}` },
+      finished ? "Replay" : "Resume",
     ),
   );
+}
+
+/** A game in play as the lobby says it: "last played 5 minutes ago" (the date and time in
+ * its title), or "started …" before its first move. */
+function lastPlayed(game) {
+  const last = game.last_move_at ?? game.created_at;
+  return [`${game.last_move_at ? "last played" : "started"} `, el("time", { datetime: last, title: when(last) }, ago(last))];
 }
 
 /** A paginated list of games: `query` returns the API path for a page. */

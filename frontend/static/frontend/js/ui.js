@@ -106,6 +106,29 @@ export function when(iso) {
   return `${day}, ${date.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" })}`;
 }
 
+// The site's language whatever the browser's (as `when` writes dates).
+const relative = new Intl.RelativeTimeFormat("en-GB", { numeric: "auto" });
+
+/** "5 minutes ago", "yesterday"… */
+export function ago(iso) {
+  const seconds = (Date.parse(iso) - serverNow()) / 1000;
+  const steps = [
+    [60, "second"],
+    [60, "minute"],
+    [24, "hour"],
+    [7, "day"],
+    [4.35, "week"],
+    [12, "month"],
+    [Infinity, "year"],
+  ];
+  let value = seconds;
+  for (const [size, unit] of steps) {
+    if (Math.abs(value) < size) return relative.format(Math.round(value), unit);
+    value /= size;
+  }
+  return "";
+}
+
 /** "2025-03-04" (a UTC day) → "Tuesday 4 March 2025", as the server's pages write a day
  * (browsers' own formats add commas or change the order). */
 export function dayName(isoDate) {
