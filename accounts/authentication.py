@@ -110,6 +110,17 @@ class SessionAuthentication(authentication.SessionAuthentication):
     nothing changes. Requests without the header (scripts, other clients) are not checked,
     and requests with ``Authorization: Token`` are signed in before this is reached."""
 
+    def enforce_csrf(self, request: Request) -> None:
+        """DRF's check, refused as 403 ``csrf_failed`` saying what to send (not DRF's
+        "CSRF Failed: CSRF token missing." as a ``permission_denied``)."""
+        from config.api import csrf_refused  # see account_changed
+
+        try:
+            super().enforce_csrf(request)
+        except exceptions.PermissionDenied as refused:
+            reason = str(refused.detail).removeprefix("CSRF Failed: ")
+            raise csrf_refused(reason) from None
+
     def authenticate(self, request: Request) -> tuple[Any, None] | None:
         found = super().authenticate(request)
         page_account = request.headers.get(PAGE_ACCOUNT_HEADER)

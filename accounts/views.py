@@ -8,7 +8,10 @@ a browser first gets a token from ``GET /csrf/`` and sends it as the X-CSRFToken
 and login from an anonymous client are not checked (DRF's standard behaviour, kept on purpose):
 this API only parses JSON, and a cross-site page cannot send a JSON body without a CORS preflight,
 which this site doesn't grant; a plain HTML form (urlencoded, multipart or text/plain) is refused
-with 415. Sign-in rotates the CSRF token: the response sets a new csrftoken cookie.
+with 415. Sign-in rotates the CSRF token: the response sets a new csrftoken cookie. A refused
+check is 403 ``csrf_failed`` saying what to send (``config.api.csrf_refused``). Asking for a
+token (``POST /token/``) signs in with the body alone: a session cookie is not read, so a script
+that registered first (and holds its session cookie) needs no CSRF token there.
 """
 
 from __future__ import annotations
@@ -323,6 +326,14 @@ class PasswordResetConfirmView(APIView):
 
 
 class TokenView(APIView):
+    def get_authenticators(self) -> list:
+        # Asking for a token signs in with the body's username and password: a session cookie
+        # the client holds (say from registering first) plays no part, so no CSRF check.
+        # (The schema generator asks without a request.)
+        if self.request is not None and self.request.method == "POST":
+            return []
+        return super().get_authenticators()
+
     def get_permissions(self) -> list:
         # Obtaining a token is itself a sign-in; revoking one needs the caller signed in.
         if self.request.method == "POST":

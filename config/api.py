@@ -122,12 +122,35 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     return defaults.page_not_found(request, exception)
 
 
+#: A write that carries a signed-in session cookie without its CSRF token (or from another
+#: site's page): what to send instead, in words. Django's own reason goes along as ``reason``.
+CSRF_TOKEN_MESSAGE = (
+    "This request carries a signed-in session cookie, so it needs the CSRF token too: nothing "
+    "was changed. Get the token from GET /api/auth/csrf/ and send it as the X-CSRFToken header "
+    "with the cookie, or leave the cookie out and use an API token (Authorization: Token <key>)."
+)
+CSRF_ORIGIN_MESSAGE = (
+    "This request carries a signed-in session cookie but does not come from this site's own "
+    "pages: nothing was changed. A script leaves the cookie out and uses an API token "
+    "(Authorization: Token <key>)."
+)
+
+
+def csrf_refused(reason: str) -> ApiError:
+    """403 ``csrf_failed``, for a session write refused by the CSRF check (Django's
+    ``reason``: "CSRF token missing.", "Origin checking failed - …")."""
+    cross_site = reason.startswith(("Origin checking failed", "Referer checking failed"))
+    message = CSRF_ORIGIN_MESSAGE if cross_site else CSRF_TOKEN_MESSAGE
+    return ApiError("csrf_failed", message, status_code=403, reason=reason)
+
+
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
-    """A refused cross-site write under /api/ (through ``CSRF_FAILURE_VIEW``): in DRF's words
-    and code, as its session sign-in refuses one; Django's page elsewhere."""
+    """A refused cross-site write under /api/ (through ``CSRF_FAILURE_VIEW``): the same answer
+    as the API's session sign-in gives (``csrf_refused``); Django's page elsewhere."""
     if request.path.startswith("/api/"):
-        body = error_body("permission_denied", f"CSRF Failed: {reason}")
-        return JsonResponse(body, status=403)
+        refused = csrf_refused(reason)
+        body = error_body(refused.error_code, refused.message, **refused.extra)
+        return JsonResponse(body, status=refused.status_code)
     return csrf.csrf_failure(request, reason)
 
 

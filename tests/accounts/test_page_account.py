@@ -166,4 +166,4 @@ def test_csrf_is_still_checked_first(ada: User) -> None:
         url("me"), {"email": "x@example.org"}, format="json", **as_page_of("x")
     )
 
-    assert_error(response, 403, "permission_denied")
+    assert_error(response, 403, "csrf_failed")

@@ -61,8 +61,9 @@ def test_a_format_the_schema_or_docs_cannot_give_is_refused_in_json(client: Clie
 
 def test_a_refused_cross_site_write_under_api_is_json_and_a_page_elsewhere() -> None:
     request = RequestFactory().post("/api/anything/")
-    error = assert_error(csrf_failure(request, "CSRF cookie not set."), 403, "permission_denied")
-    assert error["message"] == "CSRF Failed: CSRF cookie not set."
+    error = assert_error(csrf_failure(request, "CSRF cookie not set."), 403, "csrf_failed")
+    assert error["message"].startswith("This request carries a signed-in session cookie")
+    assert "X-CSRFToken" in error["message"] and error["reason"] == "CSRF cookie not set."
     page = csrf_failure(RequestFactory().post("/signin/"), "CSRF cookie not set.")
     assert page.status_code == 403 and page["Content-Type"].startswith("text/html")
 
