@@ -133,7 +133,19 @@ def change_password(
     if not user.check_password(old_password):
         raise ValidationError({"old_password": [WRONG_OLD_PASSWORD_MESSAGE]})
     guard.succeeded()
+    _refuse_the_same_password(old_password, new_password)
     _set_password(user, new_password, keep_session=current_session)
+
+
+SAME_PASSWORD_MESSAGE = "The new password must differ from the current one."
+
+
+def _refuse_the_same_password(old_password: str, new_password: str) -> None:
+    """400 ``same_password`` (with the field, for the form): a "change" to the password the
+    account has would still end every other session and revoke the API token."""
+    if new_password == old_password:
+        fields = {"new_password": [SAME_PASSWORD_MESSAGE]}
+        raise ApiError("same_password", SAME_PASSWORD_MESSAGE, fields=fields)
 
 
 def delete_account(*, user: AbstractUser, password: str, client_ip: str) -> None:

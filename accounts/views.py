@@ -254,7 +254,10 @@ class PasswordChangeView(APIView):
         request=PasswordChangeSerializer,
         responses={
             204: None,
-            400: INVALID,
+            400: _error(
+                '"invalid" (`fields` per field), or "same_password": the new one is the '
+                "current one."
+            ),
             401: NOT_SIGNED_IN,
             429: _error('"throttled": too many wrong old passwords.'),
         },

@@ -87,3 +87,30 @@ def test_password_change_by_token_needs_no_session(client: Client, ada: User) ->
 
 def test_password_change_needs_a_signed_in_user(client: Client, ada: User) -> None:
     assert_error(change(client), 401, "not_authenticated")
+
+
+def test_the_same_password_again_is_refused_and_changes_nothing(
+    signed_in: Client, ada: User
+) -> None:
+    """A "change" to the current password would still end every other session and revoke
+    the API token: it is refused with its own code, on the new password's field."""
+    key = Token.objects.create(user=ada).key
+    elsewhere = Client()
+    assert login(elsewhere).status_code == 200
+    before = User.objects.get(pk=ada.pk).password
+
+    error = assert_error(change(signed_in, new=PASSWORD), 400, "same_password")
+
+    message = "The new password must differ from the current one."
+    assert error["message"] == message
+    assert error["fields"] == {"new_password": [message]}
+    assert User.objects.get(pk=ada.pk).password == before
+    assert Token.objects.filter(key=key).exists()
+    assert elsewhere.get(url("me")).status_code == 200
+    assert signed_in.get(url("me")).status_code == 200
+
+
+def test_a_wrong_old_password_is_said_before_the_same_password(signed_in: Client) -> None:
+    error = assert_error(change(signed_in, old="not-it", new="not-it"), 400, "invalid")
+
+    assert list(error["fields"]) == ["old_password"]
