@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import re
+
 from django.contrib.auth import get_user_model
-from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from rest_framework import serializers
 
@@ -81,11 +82,28 @@ def has_a_letter_or_digit(username: str) -> None:
         raise ValidationError("A username needs at least one letter or digit.", code="invalid")
 
 
+#: A new username's characters: ASCII letters and digits, ``.``, ``-`` and ``_`` (as lichess
+#: allows). Letters of other alphabets and accents would let "alice" spelt with a Cyrillic a
+#: (U+0430) sign up beside "alice" and pass for them on the leaderboards; ``@`` and ``+`` read
+#: as an email address. Accounts made before this rule keep their names (signing in takes any
+#: name).
+USERNAME_CHARACTERS = re.compile(r"[A-Za-z0-9._-]+")
+USERNAME_CHARACTERS_MESSAGE = (
+    "A username uses only the letters A to Z (no accents or other alphabets), digits, and "
+    ". - _ (dot, hyphen, underscore)."
+)
+
+
+def uses_the_sites_username_characters(username: str) -> None:
+    if not USERNAME_CHARACTERS.fullmatch(username):
+        raise ValidationError(USERNAME_CHARACTERS_MESSAGE, code="invalid")
+
+
 class RegisterSerializer(serializers.Serializer):
-    # Django's username rules: 150 characters of letters, digits and @ . + - _ (and one
-    # letter or digit at least)
+    # Up to 150 characters of ASCII letters, digits and . - _ (one letter or digit at least)
     username = _username_field(
-        "Choose a username.", validators=[UnicodeUsernameValidator(), has_a_letter_or_digit]
+        "Choose a username.",
+        validators=[uses_the_sites_username_characters, has_a_letter_or_digit],
     )
     password = _password_field("Choose a password.")
     email = _email_field(None, allow_blank=True, default="")

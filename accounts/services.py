@@ -37,7 +37,9 @@ if TYPE_CHECKING:
 
 # The same for an unknown username and a wrong password, so it tells no one which accounts exist.
 INVALID_CREDENTIALS_MESSAGE = "Unable to sign in with that username and password."
-USERNAME_TAKEN_MESSAGE = "A user with that username already exists."
+USERNAME_TAKEN_MESSAGE = (
+    "That username is taken, or one differing only in capitals: choose another."
+)
 EMAIL_TAKEN_MESSAGE = "Another account already has this email address."
 WRONG_OLD_PASSWORD_MESSAGE = "Your old password was entered incorrectly. Please enter it again."
 RESET_REQUESTED_MESSAGE = (

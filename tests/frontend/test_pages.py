@@ -418,3 +418,15 @@ def test_a_signed_out_visitor_gets_the_form(client: Client, path: str, form: str
 
     assert f'<form id="{form}" class="form" novalidate data-next="/daily/">' in html
     assert 'id="signed-in-already"' not in html
+
+
+def test_the_sign_up_hint_says_the_username_rule_the_api_keeps(client: Client) -> None:
+    """The hint and the API's refusal name the same characters, in the same words."""
+    from accounts.serializers import USERNAME_CHARACTERS_MESSAGE
+
+    page = client.get("/signup/").content.decode()
+
+    rule = "the letters A to Z (no accents or other alphabets), digits, and . - _"
+    assert rule in USERNAME_CHARACTERS_MESSAGE
+    assert rule[0].upper() + rule[1:] in page
+    assert "@ . +" not in page
