@@ -16,7 +16,6 @@ from urllib.parse import unquote
 
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 from rest_framework.permissions import SAFE_METHODS
@@ -60,15 +59,35 @@ def token_owner(key: str) -> tuple[Any, Token] | None:
     return user, token
 
 
+INVALID_TOKEN_MESSAGE = (
+    "That API token is not valid: mistyped, or revoked (a new password revokes it too). "
+    "Get a new one from POST /api/auth/token/."
+)
+INACTIVE_TOKEN_MESSAGE = "The account of that API token is deactivated: it cannot sign in."
+TOKEN_HEADER_MESSAGE = (
+    "Send the API token as the header Authorization: Token <key>, the key alone after "
+    '"Token " (get one from POST /api/auth/token/).'
+)
+
+
 class TokenAuthentication(authentication.TokenAuthentication):
-    """DRF's token authentication (same answers, same 401s) over ``token_owner``."""
+    """DRF's token authentication (same 401s, in the site's words) over ``token_owner``."""
+
+    def authenticate(self, request: Request) -> tuple[Any, Token] | None:
+        try:
+            return super().authenticate(request)
+        except exceptions.AuthenticationFailed as refused:
+            # DRF's "Invalid token header. No credentials provided." and the like.
+            if str(refused.detail).startswith("Invalid token header."):
+                raise exceptions.AuthenticationFailed(TOKEN_HEADER_MESSAGE) from None
+            raise
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
         found = token_owner(key)
         if found is None:
-            raise exceptions.AuthenticationFailed(_("Invalid token."))
+            raise exceptions.AuthenticationFailed(INVALID_TOKEN_MESSAGE)
         if not found[0].is_active:
-            raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
+            raise exceptions.AuthenticationFailed(INACTIVE_TOKEN_MESSAGE)
         return found
 
 

@@ -100,8 +100,51 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, exceptions.ValidationError):
         response.data = error_body(code, _first_message(exc.detail), fields=exc.detail)
     else:
-        response.data = error_body(code, str(exc.detail))
+        response.data = error_body(code, _in_the_sites_words(exc, context))
     return response
+
+
+NOT_SIGNED_IN_MESSAGE = (
+    "Sign in first: send the session cookie of a signed-in browser, or an API token as "
+    "Authorization: Token <key> (get one from POST /api/auth/token/)."
+)
+
+
+def method_not_allowed_message(method: str, allowed: list[str]) -> str:
+    """405: the method refused and the ones to use instead (HEAD and OPTIONS go unsaid)."""
+    usable = [name for name in allowed if name not in ("HEAD", "OPTIONS")]
+    instead = f": use {' or '.join(usable)}" if usable else ""
+    return f'This address does not take "{method}"{instead}.'
+
+
+def _in_the_sites_words(exc: exceptions.APIException, context: dict[str, Any]) -> str:
+    """DRF's default messages ("Authentication credentials were not provided.", "Method
+    \"PUT\" not allowed.") said as the site says things: what happened and what to do. A
+    message of the site's own (``NotFound`` with its words, a throttle's wait) stays."""
+    view, request = context.get("view"), context.get("request")
+    if isinstance(exc, exceptions.NotAuthenticated) and _is_default(exc):
+        return NOT_SIGNED_IN_MESSAGE
+    if isinstance(exc, exceptions.MethodNotAllowed) and request is not None:
+        allowed = list(getattr(view, "allowed_methods", []))
+        return method_not_allowed_message(request.method, allowed)
+    if isinstance(exc, exceptions.NotAcceptable):
+        types = sorted({r.media_type for r in view.get_renderers()}) if view else []
+        answers = " or ".join(types) or "application/json"
+        return (
+            f"This address answers in {answers} only: ask for that in the Accept header, "
+            "or send none."
+        )
+    if isinstance(exc, exceptions.UnsupportedMediaType) and request is not None:
+        sent = request.content_type.split(";")[0].strip() or "none"
+        return (
+            "Send the body as JSON, with the header Content-Type: application/json "
+            f"(this one was {sent})."
+        )
+    return str(exc.detail)
+
+
+def _is_default(exc: exceptions.APIException) -> bool:
+    return str(exc.detail) == str(exc.default_detail)
 
 
 def _first_message(detail: Any, field: str | None = None) -> str:

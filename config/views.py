@@ -9,14 +9,14 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from config.api import error_body
+from config.api import error_body, method_not_allowed_message
 
 
 @csrf_exempt  # it changes nothing; a CSRF refusal would be Django's HTML page
 def health(request: HttpRequest) -> JsonResponse:
     """Liveness probe: answers without touching the database."""
     if request.method not in ("GET", "HEAD"):
-        message = f'Method "{request.method}" not allowed.'  # DRF's words, as elsewhere
+        message = method_not_allowed_message(request.method, ["GET", "HEAD"])  # as elsewhere
         body = error_body("method_not_allowed", message)
         return JsonResponse(body, status=405, headers={"Allow": "GET, HEAD"})
     return JsonResponse({"status": "ok"})

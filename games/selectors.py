@@ -322,11 +322,17 @@ def _export_games(user: AbstractBaseUser) -> Iterator[dict[str, Any]]:
         yield {**game_summary(game), "history": entries}
 
 
+def invalid_step(game: Game) -> ApiError:
+    """400 ``invalid_step``: a step that is not one of the game's, whatever it was (-1, 99,
+    "abc"), named by the range to choose from."""
+    return ApiError("invalid_step", f"Choose a step from 0 to {game.move_number}.")
+
+
 def replay_view(game: Game, step: int) -> dict[str, Any]:
     """The board after ``step`` history entries; a finished game shows every card (a daily
     deal only once its day has closed)."""
     if not 0 <= step <= game.move_number:
-        raise ApiError("invalid_step", f"Choose a step from 0 to {game.move_number}.")
+        raise invalid_step(game)
     variant: Variant = get_variant(game.deal.variant)
     entries = list(
         Move.objects.filter(game=game, number__lte=step)
@@ -534,7 +540,7 @@ def review_step(game: Game, step: int, rows: list[HistoryRow] | None = None) -> 
     included) before and after it; step 0 is the deal. A history that stops replaying gives
     ``error`` from that step on."""
     if not 0 <= step <= game.move_number:
-        raise ApiError("invalid_step", f"Choose a step from 0 to {game.move_number}.")
+        raise invalid_step(game)
     variant = get_variant(game.deal.variant)
     rows = _history_rows(game) if rows is None else rows
     timeline = review_timeline(game, rows[:step])

@@ -56,8 +56,21 @@ def expected_move_number() -> serializers.IntegerField:
     )
 
 
+def variant_field(**kwargs: Any) -> serializers.ChoiceField:
+    """A game's slug; an unknown one in the words of the daily and leaderboard paths."""
+    return serializers.ChoiceField(
+        choices=VARIANT_CHOICES,
+        error_messages={"invalid_choice": UNKNOWN_VARIANT_MESSAGE},
+        **kwargs,
+    )
+
+
+#: As games.views.known_variant says it, with the unknown slug's repr.
+UNKNOWN_VARIANT_MESSAGE = "There is no game called {input!r}."
+
+
 class NewGameInput(serializers.Serializer):
-    variant = serializers.ChoiceField(choices=VARIANT_CHOICES)
+    variant = variant_field()
     seed = serializers.IntegerField(
         min_value=0,
         max_value=MAX_SEED,
@@ -85,7 +98,7 @@ class GameFilter(serializers.Serializer):
         help_text=f"A status, or `{FINISHED}` for every game that is over (won, lost, resigned, "
         "closed).",
     )
-    variant = serializers.ChoiceField(choices=VARIANT_CHOICES, required=False)
+    variant = variant_field(required=False)
 
 
 class ReplayQuery(serializers.Serializer):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.core.paginator import EmptyPage, Paginator
 from django.http import StreamingHttpResponse
@@ -23,6 +23,7 @@ from games import daily, selectors, services
 from games.idempotency import respond_once
 from games.rules import VARIANTS
 from games.serializers import (
+    UNKNOWN_VARIANT_MESSAGE,
     ActionInput,
     AlltimeLeaderboardSerializer,
     DailyLeaderboardSerializer,
@@ -45,6 +46,9 @@ from games.serializers import (
 )
 from games.staff_serializers import StaffReviewSerializer
 
+if TYPE_CHECKING:
+    from games.models import Game
+
 ERRORS = {400: ApiErrorSerializer, 404: ApiErrorSerializer, 409: ApiErrorSerializer}
 
 
@@ -52,6 +56,15 @@ def valid(serializer_class: type, data: Any) -> dict[str, Any]:
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
+
+
+def asked_step(request: Request, game: Game) -> int:
+    """``?step=`` (the last one by default). Whatever is not a step of the game's history
+    (-1, "abc" or 99) is the same 400 ``invalid_step``, naming the steps to choose from."""
+    query = ReplayQuery(data=request.query_params)
+    if not query.is_valid():
+        raise selectors.invalid_step(game)
+    return query.validated_data.get("step", game.move_number)
 
 
 def body(request: Request) -> dict[str, Any]:
@@ -247,7 +260,7 @@ class GameReplayView(APIView):
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.own_game(request.user, game_id)
-        step = valid(ReplayQuery, request.query_params).get("step", game.move_number)
+        step = asked_step(request, game)
         return Response(selectors.replay_view(game, step))
 
 
@@ -293,7 +306,7 @@ class ExportView(APIView):
 
 def known_variant(slug: str) -> str:
     if slug not in VARIANTS:
-        raise ApiError("unknown_variant", f"There is no game called {slug!r}.", 404)
+        raise ApiError("unknown_variant", UNKNOWN_VARIANT_MESSAGE.format(input=slug), 404)
     return slug
 
 
@@ -426,5 +439,5 @@ class StaffGameReviewView(APIView):
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.staff_game(game_id)
-        step = valid(ReplayQuery, request.query_params).get("step", game.move_number)
+        step = asked_step(request, game)
         return Response(selectors.staff_review(game, step))

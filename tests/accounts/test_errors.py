@@ -194,3 +194,46 @@ def test_schema_documents_account_changed_on_every_write_a_session_may_make() ->
         "A conflict of this operation's own"
     )
     assert not any("409" in responses for responses in others.values())
+
+
+def test_sign_in_refusals_say_what_to_send(client: Client, ada: User) -> None:
+    """Not DRF's "Authentication credentials were not provided." or "Invalid token.": what
+    happened and what to do, with the codes unchanged."""
+    error = assert_error(client.get(url("me")), 401, "not_authenticated")
+    assert error["message"] == (
+        "Sign in first: send the session cookie of a signed-in browser, or an API token as "
+        "Authorization: Token <key> (get one from POST /api/auth/token/)."
+    )
+
+    error = assert_error(
+        client.get(url("me"), HTTP_AUTHORIZATION="Token nope"), 401, "authentication_failed"
+    )
+    assert error["message"] == (
+        "That API token is not valid: mistyped, or revoked (a new password revokes it too). "
+        "Get a new one from POST /api/auth/token/."
+    )
+
+    for header in ("Token", "Token two words"):
+        error = assert_error(
+            client.get(url("me"), HTTP_AUTHORIZATION=header), 401, "authentication_failed"
+        )
+        assert error["message"].startswith("Send the API token as the header Authorization:")
+
+
+def test_a_deactivated_accounts_token_is_refused_in_words(client: Client, ada: User) -> None:
+    key = post(client, "token", {"username": "ada", "password": PASSWORD}).json()["token"]
+    User.objects.filter(pk=ada.pk).update(is_active=False)
+
+    response = client.get(url("me"), HTTP_AUTHORIZATION=f"Token {key}")
+
+    error = assert_error(response, 401, "authentication_failed")
+    assert error["message"] == "The account of that API token is deactivated: it cannot sign in."
+
+
+def test_a_wrong_method_names_the_ones_to_use(signed_in: Client) -> None:
+    error = assert_error(signed_in.put(url("me"), {}, content_type="application/json"), 405,
+                         "method_not_allowed")  # fmt: skip
+    assert error["message"] == 'This address does not take "PUT": use GET or PATCH or DELETE.'
+    error = assert_error(signed_in.get("/api/health/", REQUEST_METHOD="POST"), 405,
+                         "method_not_allowed")  # fmt: skip
+    assert error["message"] == 'This address does not take "POST": use GET.'

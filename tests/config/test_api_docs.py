@@ -49,7 +49,7 @@ def test_the_service_pages_refuse_other_methods_in_the_apis_json(path: str, meth
     for accept in ("*/*", OWN_FORMAT[path]):
         response = getattr(client, method)(path, HTTP_ACCEPT=accept)
         error = assert_error(response, 405, "method_not_allowed")
-        assert error["message"] == f'Method "{method.upper()}" not allowed.'
+        assert error["message"] == f'This address does not take "{method.upper()}": use GET.'
         assert "GET" in response["Allow"]
 
 

@@ -106,6 +106,28 @@ def test_a_body_that_is_not_a_json_object_is_refused(raw: str) -> None:
     assert Game.objects.count() == 1
 
 
+@pytest.mark.parametrize(
+    ("raw", "where"),
+    [
+        ('{"move": ', "expecting value at line 1, column 10"),
+        ("{'move': 1}", "expecting property name enclosed in double quotes at line 1, column 2"),
+        ('{"variant": NaN}', "NaN and Infinity are not JSON numbers"),
+        (b'{"variant": "\xff"}', "it is not UTF-8 text"),
+    ],
+)
+def test_a_body_that_is_not_json_is_refused_in_words(raw: str | bytes, where: str) -> None:
+    """Not the decoder's "JSON parse error - Expecting value: line 1 column 10 (char 9)"."""
+    client = client_for()
+
+    error = assert_error(post_raw(client, "/api/games/", raw), 400, "malformed_json")
+
+    assert error["message"].startswith("The body is not valid JSON")
+    assert where in error["message"]
+    assert error["message"].endswith("with Content-Type: application/json.")
+    assert "parse error" not in error["message"]
+    assert not Game.objects.exists()
+
+
 def test_a_form_encoded_body_is_refused_as_unsupported() -> None:
     client = client_for()
     game = game_in_progress(client)
@@ -130,6 +152,22 @@ def test_a_form_encoded_body_is_refused_as_unsupported() -> None:
 def test_an_unknown_or_missing_variant_is_refused(data: dict) -> None:
     client = client_for()
     assert_error(client.post("/api/games/", data, format="json"), 400)
+    assert not Game.objects.exists()
+
+
+def test_an_unknown_game_is_named_alike_on_every_path() -> None:
+    """A new game, the games list's filter and the daily and leaderboard paths all say it as
+    "There is no game called 'nope'.", not DRF's '"nope" is not a valid choice.'."""
+    client = client_for()
+    message = "There is no game called 'nope'."
+
+    error = assert_error(client.post("/api/games/", {"variant": "nope"}, format="json"), 400)
+    assert error["code"] == "invalid"
+    assert error["fields"] == {"variant": [message]} and error["message"] == f"variant: {message}"
+    error = assert_error(client.get("/api/games/", {"variant": "nope"}), 400, "invalid")
+    assert error["fields"] == {"variant": [message]}
+    error = assert_error(client.get("/api/leaderboards/nope/"), 404, "unknown_variant")
+    assert error["message"] == message
     assert not Game.objects.exists()
 
 
@@ -357,10 +395,12 @@ def test_a_replay_step_out_of_range_is_refused() -> None:
     for step in (-1, 10**30, "abc", "1.5"):
         assert_error(client.get(url, {"step": step}), 400)
     assert client.get(url, {"step": 2}).status_code == 200
-    # As a link writes a number: not 1.0, +1 or another script's digits (U+0662 is 2).
-    for step in (-1, "abc", "1.5", "1.0", "+1", " 1", "\u0662"):
-        error = assert_error(client.get(url, {"step": step}), 400, "invalid")
-        assert error["fields"] == {"step": ["Choose a step: a whole number from 0 up."]}
+    # As a link writes a number: not 1.0, +1 or another script's digits (U+0662 is 2); and
+    # whatever is not a step of the game is refused alike, naming the steps to choose from.
+    for step in (3, 99, -1, 10**30, "abc", "1.5", "1.0", "+1", " 1", "\u0662"):
+        error = assert_error(client.get(url, {"step": step}), 400, "invalid_step")
+        assert error["message"] == "Choose a step from 0 to 2."
+        assert "fields" not in error
 
 
 def test_bad_list_filters_and_pages_are_json_errors() -> None:
@@ -380,6 +420,33 @@ def test_unsupported_methods_are_json_errors() -> None:
         assert_error(client.put(urls["moves"], {}, format="json"), 405, "method_not_allowed")
         assert_error(client.get(urls["undo"]), 405, "method_not_allowed")
         assert_error(client.post(urls["replay"], {}, format="json"), 405, "method_not_allowed")
+
+
+def test_refusals_of_the_request_itself_say_what_to_send() -> None:
+    """A wrong method, an Accept the API cannot answer, a body that is not JSON: what
+    happened and what to do, not DRF's 'Method "PUT" not allowed.'."""
+    client = client_for()
+    game = game_in_progress(client)
+    urls = game_urls(game["id"])
+    with unchanged(client, game["id"]):
+        error = assert_error(
+            client.put(urls["moves"], {}, format="json"), 405, "method_not_allowed"
+        )
+        assert error["message"] == 'This address does not take "PUT": use GET or POST.'
+        error = assert_error(client.delete(urls["detail"]), 405, "method_not_allowed")
+        assert error["message"] == 'This address does not take "DELETE": use GET.'
+        response = client.get(urls["detail"], HTTP_ACCEPT="text/html")
+        error = assert_error(response, 406, "not_acceptable")
+        assert error["message"] == (
+            "This address answers in application/json only: ask for that in the Accept "
+            "header, or send none."
+        )
+        response = client.post(urls["moves"], {"move": "deal"}, format="multipart")
+        error = assert_error(response, 415, "unsupported_media_type")
+        assert error["message"] == (
+            "Send the body as JSON, with the header Content-Type: application/json "
+            "(this one was multipart/form-data)."
+        )
 
 
 # -- Idempotency-Key --------------------------------------------------------------------------
