@@ -10,6 +10,7 @@ from rest_framework import serializers
 
 from accounts.selectors import MAX_RESET_TOKEN_LENGTH, MAX_RESET_UID_LENGTH
 from accounts.services import INVALID_RESET_LINK_MESSAGE
+from config.api import KnownFieldsOnly
 
 # Django sets no upper bound; this keeps a client from making the server hash megabytes.
 MAX_PASSWORD_LENGTH = 4096
@@ -99,7 +100,7 @@ def uses_the_sites_username_characters(username: str) -> None:
         raise ValidationError(USERNAME_CHARACTERS_MESSAGE, code="invalid")
 
 
-class RegisterSerializer(serializers.Serializer):
+class RegisterSerializer(KnownFieldsOnly):
     # Up to 150 characters of ASCII letters, digits and . - _ (one letter or digit at least)
     username = _username_field(
         "Choose a username.",
@@ -109,17 +110,17 @@ class RegisterSerializer(serializers.Serializer):
     email = _email_field(None, allow_blank=True, default="")
 
 
-class LoginSerializer(serializers.Serializer):
+class LoginSerializer(KnownFieldsOnly):
     username = _username_field("Enter your username.")
     password = _password_field("Enter your password.")
 
 
-class PasswordChangeSerializer(serializers.Serializer):
+class PasswordChangeSerializer(KnownFieldsOnly):
     old_password = _password_field("Enter your current password.")
     new_password = _password_field("Choose a new password.")
 
 
-class EmailChangeSerializer(serializers.Serializer):
+class EmailChangeSerializer(KnownFieldsOnly):
     email = _email_field(
         None,  # blank removes the address
         allow_blank=True,
@@ -127,15 +128,15 @@ class EmailChangeSerializer(serializers.Serializer):
     )
 
 
-class AccountDeleteSerializer(serializers.Serializer):
+class AccountDeleteSerializer(KnownFieldsOnly):
     password = _password_field("Enter your password to close the account.")
 
 
-class PasswordResetSerializer(serializers.Serializer):
+class PasswordResetSerializer(KnownFieldsOnly):
     email = _email_field("Enter your email address.")
 
 
-class PasswordResetConfirmSerializer(serializers.Serializer):
+class PasswordResetConfirmSerializer(KnownFieldsOnly):
     uid = _reset_link_part("From the emailed link.", MAX_RESET_UID_LENGTH)
     token = _reset_link_part("From the emailed link.", MAX_RESET_TOKEN_LENGTH)
     new_password = _password_field("Choose a new password.")

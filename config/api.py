@@ -8,7 +8,7 @@ turns all of them into that body with a stable code, so clients branch on ``code
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import redis
@@ -271,6 +271,34 @@ class HiddenCardsReporterFilter(SafeExceptionReporterFilter):
 
     def get_traceback_frame_variables(self, request: Any, tb_frame: Any) -> list[tuple[str, Any]]:
         return [("(local variables)", "not shown: they may hold hidden cards")]
+
+
+# -- request bodies --------------------------------------------------------------------------
+
+
+class KnownFieldsOnly(serializers.Serializer):
+    """A request body that refuses the members its serializer does not take: 400
+    ``unknown_field`` naming them (and ``fields``, a message for each), before anything else
+    is checked or done. Dropped without a word, a misspelt member or one that cannot be
+    changed (``{"username": ...}`` to ``PATCH /api/auth/me/``) would read as done."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            unknown = [str(name) for name in data if name not in self.fields]
+            if unknown:
+                raise unknown_fields(unknown, list(self.fields))
+        return super().to_internal_value(data)
+
+
+def unknown_fields(unknown: list[str], takes: list[str]) -> ApiError:
+    def names(fields: list[str]) -> str:
+        quoted = [f'"{name}"' for name in fields]
+        return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+    cannot = f"{names(unknown)} cannot be sent here"
+    message = f"{cannot}: this request takes {names(takes)} only. Nothing was done."
+    each = "This request does not take this field."
+    return ApiError("unknown_field", message, fields={name: [each] for name in unknown})
 
 
 # -- the error body, for the OpenAPI schema ------------------------------------------------

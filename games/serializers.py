@@ -8,6 +8,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from config.api import KnownFieldsOnly
 from games.models import VARIANT_CHOICES, Game
 from games.rules import MAX_SEED
 from games.selectors import FINISHED
@@ -69,7 +70,7 @@ def variant_field(**kwargs: Any) -> serializers.ChoiceField:
 UNKNOWN_VARIANT_MESSAGE = "There is no game called {input!r}."
 
 
-class NewGameInput(serializers.Serializer):
+class NewGameInput(KnownFieldsOnly):
     variant = variant_field()
     seed = serializers.IntegerField(
         min_value=0,
@@ -80,14 +81,14 @@ class NewGameInput(serializers.Serializer):
     )
 
 
-class MoveInput(serializers.Serializer):
+class MoveInput(KnownFieldsOnly):
     move = serializers.JSONField(
         help_text='{"type": "move", "from": ..., "to": ..., "count": n} or {"type": "deal"}'
     )
     expected_move_number = expected_move_number()
 
 
-class ActionInput(serializers.Serializer):
+class ActionInput(KnownFieldsOnly):
     expected_move_number = expected_move_number()
 
 

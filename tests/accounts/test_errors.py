@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import include, path
 from drf_spectacular.generators import SchemaGenerator
+from rest_framework.authtoken.models import Token
 
 from tests.accounts.helpers import PASSWORD, assert_error, login, post, url
 
@@ -237,3 +238,46 @@ def test_a_wrong_method_names_the_ones_to_use(signed_in: Client) -> None:
     error = assert_error(signed_in.get("/api/health/", REQUEST_METHOD="POST"), 405,
                          "method_not_allowed")  # fmt: skip
     assert error["message"] == 'This address does not take "POST": use GET.'
+
+
+def test_a_field_that_cannot_be_changed_is_refused_not_ignored(
+    signed_in: Client, ada: User
+) -> None:
+    """PATCH /api/auth/me/ with {"username": ...} answered 200 and changed nothing."""
+    response = signed_in.patch(
+        url("me"), {"username": "renamed", "email": "new@example.com"},
+        content_type="application/json",
+    )  # fmt: skip
+
+    error = assert_error(response, 400, "unknown_field")
+    assert error["message"] == (
+        '"username" cannot be sent here: this request takes "email" only. Nothing was done.'
+    )
+    assert list(error["fields"]) == ["username"]
+    ada.refresh_from_db()
+    assert (ada.username, ada.email) == ("ada", "ada@example.com")
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "unknown"),
+    [
+        ("register", {"username": "grace", "password": PASSWORD, "is_staff": True}, ["is_staff"]),
+        ("login", {"username": "ada", "password": PASSWORD, "remember": 1}, ["remember"]),
+        ("token", {"username": "ada", "pasword": PASSWORD}, ["pasword"]),
+        ("password", {"old_password": PASSWORD, "new_password": "a-new-passphrase", "x": 1,
+                      "y": 2}, ["x", "y"]),
+        ("password-reset", {"email": "ada@example.com", "username": "ada"}, ["username"]),
+    ],
+)  # fmt: skip
+def test_every_account_write_refuses_fields_it_does_not_take(
+    signed_in: Client, ada: User, name: str, data: dict, unknown: list[str]
+) -> None:
+    error = assert_error(post(signed_in, name, data), 400, "unknown_field")
+
+    assert sorted(error["fields"]) == unknown
+    for field in unknown:
+        assert f'"{field}"' in error["message"]
+    assert not User.objects.filter(username="grace").exists()
+    ada.refresh_from_db()
+    assert ada.check_password(PASSWORD)
+    assert not Token.objects.exists()

@@ -155,6 +155,30 @@ def test_an_unknown_or_missing_variant_is_refused(data: dict) -> None:
     assert not Game.objects.exists()
 
 
+def test_a_field_the_api_does_not_take_is_refused_not_ignored() -> None:
+    """A misspelt member ("sead") would have dealt a random game without a word."""
+    client = client_for()
+    response = client.post("/api/games/", {"variant": "gold-mine", "sead": 7}, format="json")
+
+    error = assert_error(response, 400, "unknown_field")
+    assert error["message"] == (
+        '"sead" cannot be sent here: this request takes "variant" and "seed" only. '
+        "Nothing was done."
+    )
+    assert error["fields"] == {"sead": ["This request does not take this field."]}
+    assert not Game.objects.exists()
+
+    game = game_in_progress(client)
+    urls = game_urls(game["id"])
+    with unchanged(client, game["id"]):
+        move = {"move": game["legal_moves"][0], "expected_move_number": 2, "count": 1}
+        error = assert_error(client.post(urls["moves"], move, format="json"), 400, "unknown_field")
+        assert list(error["fields"]) == ["count"]
+        for action in ("undo", "resign"):
+            response = client.post(urls[action], {"expected": 2}, format="json")
+            assert_error(response, 400, "unknown_field")
+
+
 def test_an_unknown_game_is_named_alike_on_every_path() -> None:
     """A new game, the games list's filter and the daily and leaderboard paths all say it as
     "There is no game called 'nope'.", not DRF's '"nope" is not a valid choice.'."""
