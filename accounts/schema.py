@@ -1,7 +1,8 @@
-"""The OpenAPI schema's words for this app's authentication classes (loaded by ``AccountsConfig``;
-not from ``accounts.authentication``, which DRF's settings import while drf-spectacular's
-module imports them), and the schema class (``DEFAULT_SCHEMA_CLASS``) that documents the
-refusal the session sign-in adds to every write."""
+"""The OpenAPI schema's words for this app's authentication classes and for the request
+bodies that take no other members (loaded by ``AccountsConfig``; not from
+``accounts.authentication``, which DRF's settings import while drf-spectacular's module
+imports them), and the schema class (``DEFAULT_SCHEMA_CLASS``) that documents the refusal the
+session sign-in adds to every write."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 from drf_spectacular import openapi
 from drf_spectacular.authentication import SessionScheme
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import OpenApiResponse
 
 from config.api import ApiErrorSerializer
@@ -57,3 +59,15 @@ class AutoSchema(openapi.AutoSchema):
             return False
         classes = getattr(self.view, "authentication_classes", ())
         return any(issubclass(cls, SessionAuthentication) for cls in classes)
+
+
+class KnownFieldsOnlyExtension(OpenApiSerializerExtension):
+    """A body that refuses members it does not take (``config.api.KnownFieldsOnly``, 400
+    ``unknown_field``) says so in the schema: ``additionalProperties: false``."""
+
+    target_class = "config.api.KnownFieldsOnly"
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema: Any, direction: str) -> dict[str, Any]:
+        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
+        return {**schema, "additionalProperties": False}

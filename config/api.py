@@ -276,12 +276,12 @@ class HiddenCardsReporterFilter(SafeExceptionReporterFilter):
 # -- request bodies --------------------------------------------------------------------------
 
 
+# A request body that refuses the members its serializer does not take: 400 ``unknown_field``
+# naming them (and ``fields``, a message for each), before anything else is checked or done.
+# Dropped without a word, a misspelt member or one that cannot be changed (``{"username": ...}``
+# to ``PATCH /api/auth/me/``) would read as done. The schema says ``additionalProperties:
+# false`` (``accounts.schema``). (No docstring: the schema would show it for every body.)
 class KnownFieldsOnly(serializers.Serializer):
-    """A request body that refuses the members its serializer does not take: 400
-    ``unknown_field`` naming them (and ``fields``, a message for each), before anything else
-    is checked or done. Dropped without a word, a misspelt member or one that cannot be
-    changed (``{"username": ...}`` to ``PATCH /api/auth/me/``) would read as done."""
-
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, Mapping):
             unknown = [str(name) for name in data if name not in self.fields]
