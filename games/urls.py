@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from games import converters, views
 
@@ -31,6 +31,13 @@ urlpatterns = [
         "leaderboards/daily/<date:date>/<slug:variant>/",
         views.DailyLeaderboardView.as_view(),
         name="leaderboard-daily",
+    ),
+    # A day of the right shape that the calendar has not (2026-02-30): refused in the words
+    # of ?date= on /api/daily/, not as a path the API does not have.
+    re_path(
+        r"^(?:daily/(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})/[-\w]+/(?:attempt|replay)"
+        r"|leaderboards/daily/(?P<board_date>[0-9]{4}-[0-9]{2}-[0-9]{2})/[-\w]+)/$",
+        views.NoSuchDayView.as_view(),
     ),
     path(
         "leaderboards/<slug:variant>/",

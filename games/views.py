@@ -10,6 +10,7 @@ from django.http import StreamingHttpResponse
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
+from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.renderers import JSONRenderer
@@ -308,6 +309,25 @@ def known_variant(slug: str) -> str:
     if slug not in VARIANTS:
         raise ApiError("unknown_variant", UNKNOWN_VARIANT_MESSAGE.format(input=slug), 404)
     return slug
+
+
+class NoSuchDayView(APIView):
+    """A daily path whose day is written YYYY-MM-DD but is not a date (2026-02-30): 400
+    ``invalid`` with the message ``?date=`` on /api/daily/ gives, for every method the daily
+    paths take."""
+
+    permission_classes = [AllowAny]
+    authentication_classes = []  # nothing is read or written: a session plays no part
+    schema = None  # not an endpoint of its own
+
+    def get(self, request: Request, **kwargs: Any) -> Response:
+        raise not_a_day()
+
+    post = get
+
+
+def not_a_day() -> ValidationError:
+    return ValidationError({"date": [DailyQuery().fields["date"].error_messages["invalid"]]})
 
 
 class DailyView(APIView):
