@@ -213,9 +213,13 @@ def test_daily_paths_refuse_unknown_games_bad_dates_and_anonymous_players(
 ) -> None:
     client = client_for()
     assert_error(client.post(daily_url(DAY, "klondike", action)), 404, "unknown_variant")
-    for bad in ("2031-02-30", "2031-13-01", "20310510", "today", "2031-5-10"):
+    for bad in ("20310510", "today", "2031-5-10"):
         response = client.post(f"/api/daily/{bad}/gold-mine/{action}/")
         assert_error(response, 404, "not_found")
+    for bad in ("2031-02-30", "2031-13-01"):  # a day's shape, not a day: said in words
+        response = client.post(f"/api/daily/{bad}/gold-mine/{action}/")
+        error = assert_error(response, 400, "invalid")
+        assert error["fields"] == {"date": ["A day is a date of the calendar, written YYYY-MM-DD."]}
     assert_error(
         anonymous_client().post(daily_url(DAY, "gold-mine", action)), 401, "not_authenticated"
     )
