@@ -35,9 +35,12 @@ urlpatterns = [
     # A day of the right shape that the calendar has not (2026-02-30): refused in the words
     # of ?date= on /api/daily/, not as a path the API does not have.
     re_path(
-        r"^(?:daily/(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})/[-\w]+/(?:attempt|replay)"
-        r"|leaderboards/daily/(?P<board_date>[0-9]{4}-[0-9]{2}-[0-9]{2})/[-\w]+)/$",
-        views.NoSuchDayView.as_view(),
+        r"^daily/[0-9]{4}-[0-9]{2}-[0-9]{2}/[-\w]+/(?:attempt|replay)/$",
+        views.NoSuchDayView.as_view(http_method_names=["post", "options"]),
+    ),
+    re_path(
+        r"^leaderboards/daily/[0-9]{4}-[0-9]{2}-[0-9]{2}/[-\w]+/$",
+        views.NoSuchDayView.as_view(http_method_names=["get", "head", "options"]),
     ),
     path(
         "leaderboards/<slug:variant>/",

@@ -313,14 +313,14 @@ def known_variant(slug: str) -> str:
 
 class NoSuchDayView(APIView):
     """A daily path whose day is written YYYY-MM-DD but is not a date (2026-02-30): 400
-    ``invalid`` with the message ``?date=`` on /api/daily/ gives, for every method the daily
-    paths take."""
+    ``invalid`` with the message ``?date=`` on /api/daily/ gives, for the methods the path
+    takes (``http_method_names``, set in ``games.urls``: POST or GET)."""
 
     permission_classes = [AllowAny]
     authentication_classes = []  # nothing is read or written: a session plays no part
     schema = None  # not an endpoint of its own
 
-    def get(self, request: Request, **kwargs: Any) -> Response:
+    def get(self, request: Request) -> Response:
         raise not_a_day()
 
     post = get
