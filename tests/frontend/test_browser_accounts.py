@@ -498,3 +498,53 @@ def test_sign_in_again_after_signing_back_in_elsewhere_brings_the_game_back_at_o
     assert play_tab.url == f"{site}/play/{game_id}/"
     expect(play_tab.locator("html")).to_have_attribute("data-user", "tabs")
     assert errors == []
+
+
+def test_the_account_pages_password_forms_name_the_account_and_send_once(
+    site, new_context, django_user_model
+):
+    """Every form with a password on /account/ has the account's name for password managers
+    (autocomplete="username"), and a second submit while the first is on its way sends
+    nothing: the first answer is the one the player sees. The current password again is
+    refused in words next to the new one."""
+    create_players(django_user_model, "keeper")
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    sign_in(page, site, "keeper")
+    page.goto(site + "/account/")
+    for form in ("#password-form", "#close-form"):
+        username = page.locator(f'{form} input[autocomplete="username"]')
+        expect(username).to_have_value("keeper")
+
+    page.fill("#id_old_password", PASSWORD)
+    page.fill("#id_new_password", PASSWORD)
+    page.fill("#id_new_password2", PASSWORD)
+    page.locator("#password-form button[type=submit]").click()
+    expect(page.locator("#new_password-error")).to_have_text(
+        "The new password must differ from the current one."
+    )
+
+    sent: list[str] = []
+    held: list = []
+
+    def hold(route):
+        sent.append(route.request.post_data or "")
+        held.append(route)
+
+    page.route("**/api/auth/password/", hold)
+    page.fill("#id_new_password", "a-fresh-passphrase-9")
+    page.fill("#id_new_password2", "a-fresh-passphrase-9")
+    page.locator("#password-form button[type=submit]").click()
+    expect(page.locator("#password-form button[type=submit]")).to_have_text("Changing…")
+    page.press("#id_new_password2", "Enter")
+    page.evaluate("() => document.getElementById('password-form').requestSubmit()")
+    page.wait_for_timeout(300)
+    assert len(sent) == 1
+    held[0].continue_()
+    expect(page.locator("#form-status")).to_contain_text("Your password has been changed")
+    expect(page.locator("#form-error")).to_be_hidden()
+    assert len(sent) == 1
+    user = django_user_model.objects.get(username="keeper")
+    assert user.check_password("a-fresh-passphrase-9")
+    release_connection()
+    assert errors == []

@@ -75,8 +75,12 @@ function localErrors(form) {
 function bindForm(form, { path, method = "POST", body, onSuccess }) {
   const button = form.querySelector("button[type=submit]");
   const idleLabel = button?.textContent;
+  let inFlight = false;
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    // One request at a time: a second submit (Enter in a field, requestSubmit) while the
+    // first is on its way would be answered after the first had cleared what was typed.
+    if (inFlight) return;
     clearErrors(form);
     const local = localErrors(form);
     if (Object.keys(local).length) {
@@ -88,6 +92,7 @@ function bindForm(form, { path, method = "POST", body, onSuccess }) {
       button.textContent = button.dataset.busy || "Please wait…";
     }
     form.setAttribute("aria-busy", "true");
+    inFlight = true;
     try {
       const result = await api(method, path, body(form));
       await onSuccess(result);
@@ -102,6 +107,7 @@ function bindForm(form, { path, method = "POST", body, onSuccess }) {
       const first = showErrors(form, fields, message);
       (first || form.querySelector(".form-error"))?.focus();
     } finally {
+      inFlight = false;
       form.removeAttribute("aria-busy");
       if (button) {
         button.disabled = false;

@@ -7,6 +7,7 @@ import { el, errorText, signedIn } from "./ui.js";
 const playUrl = (id) => `/play/${id}/`;
 
 async function startGame(path, button, report) {
+  if (button.getAttribute("aria-busy") === "true") return; // already on its way
   button.disabled = true;
   button.setAttribute("aria-busy", "true");
   try {

@@ -34,6 +34,8 @@ const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 // -- new games -----------------------------------------------------------------------------
 
 async function newGame(body, button, report = say) {
+  // Already on its way (the seed form submitted again with Enter): one game, not two.
+  if (button.getAttribute("aria-busy") === "true") return;
   if (!signedIn) {
     window.location.assign(SIGN_IN);
     return;
