@@ -217,11 +217,14 @@ class StatsSerializer(serializers.Serializer):
     best_streak = serializers.IntegerField()
 
 
+DAY_MESSAGE = "A day is a date of the calendar, written YYYY-MM-DD."
+
+
 class DailyQuery(serializers.Serializer):
     date = QueryDay(
         required=False,
         help_text="A UTC day; today by default.",
-        error_messages={"invalid": "A day is a date of the calendar, written YYYY-MM-DD."},
+        error_messages={"invalid": DAY_MESSAGE},
     )
 
 

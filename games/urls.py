@@ -32,14 +32,14 @@ urlpatterns = [
         views.DailyLeaderboardView.as_view(),
         name="leaderboard-daily",
     ),
-    # A day of the right shape that the calendar has not (2026-02-30): refused in the words
-    # of ?date= on /api/daily/, not as a path the API does not have.
+    # A day of the right shape that the calendar has not (2026-02-30): a 404 in the words of
+    # ?date= on /api/daily/, not the bare one of a path the API does not have.
     re_path(
-        r"^daily/[0-9]{4}-[0-9]{2}-[0-9]{2}/[-\w]+/(?:attempt|replay)/$",
+        r"^daily/(?P<day>[0-9]{4}-[0-9]{2}-[0-9]{2})/[-\w]+/(?:attempt|replay)/$",
         views.NoSuchDayView.as_view(http_method_names=["post", "options"]),
     ),
     re_path(
-        r"^leaderboards/daily/[0-9]{4}-[0-9]{2}-[0-9]{2}/[-\w]+/$",
+        r"^leaderboards/daily/(?P<day>[0-9]{4}-[0-9]{2}-[0-9]{2})/[-\w]+/$",
         views.NoSuchDayView.as_view(http_method_names=["get", "head", "options"]),
     ),
     path(

@@ -10,7 +10,6 @@ from django.http import StreamingHttpResponse
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.renderers import JSONRenderer
@@ -24,6 +23,7 @@ from games import daily, selectors, services
 from games.idempotency import respond_once
 from games.rules import VARIANTS
 from games.serializers import (
+    DAY_MESSAGE,
     UNKNOWN_VARIANT_MESSAGE,
     ActionInput,
     AlltimeLeaderboardSerializer,
@@ -312,22 +312,19 @@ def known_variant(slug: str) -> str:
 
 
 class NoSuchDayView(APIView):
-    """A daily path whose day is written YYYY-MM-DD but is not a date (2026-02-30): 400
-    ``invalid`` with the message ``?date=`` on /api/daily/ gives, for the methods the path
-    takes (``http_method_names``, set in ``games.urls``: POST or GET)."""
+    """A daily path whose day is written YYYY-MM-DD but is not a date (2026-02-30): 404
+    ``no_such_day``, in the words ``?date=`` on /api/daily/ uses (a path that names nothing
+    is a 404 here, as an unknown game in a path is), for the methods the path takes
+    (``http_method_names``, set in ``games.urls``: POST or GET)."""
 
     permission_classes = [AllowAny]
     authentication_classes = []  # nothing is read or written: a session plays no part
     schema = None  # not an endpoint of its own
 
-    def get(self, request: Request) -> Response:
-        raise not_a_day()
+    def get(self, request: Request, day: str) -> Response:
+        raise ApiError("no_such_day", f"There is no day {day}. {DAY_MESSAGE}", 404)
 
     post = get
-
-
-def not_a_day() -> ValidationError:
-    return ValidationError({"date": [DailyQuery().fields["date"].error_messages["invalid"]]})
 
 
 class DailyView(APIView):

@@ -218,8 +218,10 @@ def test_daily_paths_refuse_unknown_games_bad_dates_and_anonymous_players(
         assert_error(response, 404, "not_found")
     for bad in ("2031-02-30", "2031-13-01"):  # a day's shape, not a day: said in words
         response = client.post(f"/api/daily/{bad}/gold-mine/{action}/")
-        error = assert_error(response, 400, "invalid")
-        assert error["fields"] == {"date": ["A day is a date of the calendar, written YYYY-MM-DD."]}
+        error = assert_error(response, 404, "no_such_day")
+        assert error["message"] == (
+            f"There is no day {bad}. A day is a date of the calendar, written YYYY-MM-DD."
+        )
     assert_error(
         anonymous_client().post(daily_url(DAY, "gold-mine", action)), 401, "not_authenticated"
     )

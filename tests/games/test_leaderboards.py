@@ -309,7 +309,7 @@ def test_an_empty_day_and_the_refusals(clock: DailyClock) -> None:
         assert_error(response, 404, "not_found")
     for bad in ("2031-02-30", "2031-13-01"):  # a day's shape, not a day: said in words
         response = anonymous_client().get(f"/api/leaderboards/daily/{bad}/gold-mine/")
-        assert_error(response, 400, "invalid")
+        assert_error(response, 404, "no_such_day")
     for page in ("0", "-1", "two", "1000001", str(2**63 - 1)):
         response = client.get(f"/api/leaderboards/daily/{DAY}/gold-mine/", {"page": page})
         assert_error(response, 400, "invalid")
@@ -433,7 +433,8 @@ def test_an_all_time_best_time_of_no_time_at_all_is_a_time(
 
 @pytest.mark.parametrize("day", ["2026-02-30", "2031-13-01", "2030-00-10"])
 def test_a_day_the_calendar_has_not_is_refused_in_words_on_every_daily_path(day: str) -> None:
-    """As ?date= on /api/daily/ says it, not a bare "Not found." for a path the API lacks."""
+    """In the words of ?date= on /api/daily/, not a bare "Not found." for a path the API
+    lacks: a 404, as a path naming an unknown game is."""
     message = "A day is a date of the calendar, written YYYY-MM-DD."
     client = client_for()
     query = assert_error(client.get("/api/daily/", {"date": day}), 400, "invalid")
@@ -444,6 +445,6 @@ def test_a_day_the_calendar_has_not_is_refused_in_words_on_every_daily_path(day:
         client.post(f"/api/daily/{day}/gold-mine/replay/"),
     ]
     for response in answers:
-        error = assert_error(response, 400, "invalid")
-        assert error == query
+        error = assert_error(response, 404, "no_such_day")
+        assert error["message"] == f"There is no day {day}. {message}"
     assert not Game.objects.exists()
