@@ -59,13 +59,18 @@ export function signedIn() {
 }
 
 /** 65.9 → "1:05"; 3725 → "1:02:05"; null → "—". Seconds are cut, as a running clock cuts
- * them, so that a game's time reads the same on its page, in its result and on the boards. */
+ * them, so that a game's time reads the same on its page, in its result and on the boards.
+ * From 100 hours (a game left open for days) in days and hours ("4d 04h"), then days: never
+ * wider than 99:59:59, whose room the play page's header keeps (site.css .timer-room), so the
+ * time passing 10 or 100 hours never moves the board. */
 export function duration(seconds) {
   if (seconds === null || seconds === undefined || Number.isNaN(seconds)) return "—";
   const total = wholeSeconds(seconds);
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
   const s = String(total % 60).padStart(2, "0");
+  if (h >= 100 * 24) return `${Math.floor(h / 24)}d`;
+  if (h >= 100) return `${Math.floor(h / 24)}d ${String(h % 24).padStart(2, "0")}h`;
   return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
 }
 
