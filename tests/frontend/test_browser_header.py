@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.frontend.browser_helpers import open_game, start_game
+from tests.frontend.browser_helpers import call_api, open_game, start_game
 from tests.frontend.test_browser_phone import LONGEST_SEED, SLUGS, board_tops, hide_the_seed
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -81,3 +81,28 @@ def test_the_time_passing_ten_or_a_hundred_hours_never_moves_the_board(site, pag
                 if top != dealt[size]:
                     moved[f"{name} ({shown}) at {size}"] = f"{dealt[size]:.0f} -> {top:.0f}"
     assert moved == {}, f"the board moved with the time: {moved}"
+
+
+def test_a_short_deal_number_leaves_no_gap_before_the_outcome(site, page):
+    """A random deal's number comes at the end into the room kept for the largest (16 digits):
+    "Deal #3" left that room's spare width as a gap before the outcome. The badges to come share
+    one room now, side by side, the spare room after them (before them where they lie on the
+    right)."""
+    game_id = start_game(page, "gold-mine", 3)
+    hide_the_seed(game_id)
+    open_game(page, site, game_id)
+    answer = call_api(page, "POST", f"/api/games/{game_id}/resign/", {})
+    assert answer["status"] == 200, answer
+    expect(page.locator("#result")).to_be_visible()
+    page.keyboard.press("Escape")
+    seed, outcome = page.locator("#badges .badge.seed"), page.locator("#badges .badge.status")
+    expect(seed).to_have_text("Deal #3")
+    expect(outcome).to_have_text("Resigned")
+    gaps = {}
+    for width in (360, 600, 768, 1024, 1280, 1440, 1920):
+        page.set_viewport_size({"width": width, "height": 900})
+        one, two = seed.bounding_box(), outcome.bounding_box()
+        gap = two["x"] - (one["x"] + one["width"])
+        if abs(one["y"] - two["y"]) > 0.5 or not 0 <= gap <= 6:
+            gaps[width] = f"{gap:.0f} px between them, tops {one['y']:.0f} and {two['y']:.0f}"
+    assert gaps == {}, f"the deal number and the outcome are not side by side: {gaps}"

@@ -155,14 +155,25 @@ const SEED_ROOM = "Deal #0000000000000000"; // the largest deal number (2**53 - 
 const OUTCOME_ROOM = Object.values(OUTCOMES).reduce((a, b) => (b.length > a.length ? b : a));
 let keptRoom = null;
 
-/** A place as wide as a badge saying `room` (site.css .badge-room), holding `node` or, while it
- * is still to come, nothing. */
-function badgeRoom(room, node = null) {
+/** The place kept for the badges still to come: as wide as `rooms` (the widest each may be) side
+ * by side, invisible (site.css .badge-room: .room-ghost), holding those come (`held`) side by side
+ * too, the spare room after them (or before them where the badges lie on the right), so that a
+ * short deal number leaves no gap before the outcome. */
+function badgeRoom(rooms, held) {
   const place = document.createElement("span");
   place.className = "badge-room";
-  place.dataset.room = room;
-  if (node) place.append(node);
-  else place.setAttribute("aria-hidden", "true");
+  const ghost = document.createElement("span");
+  ghost.className = "room-ghost";
+  ghost.setAttribute("aria-hidden", "true");
+  for (const room of rooms) {
+    const one = document.createElement("span");
+    one.textContent = room;
+    ghost.append(one);
+  }
+  const come = document.createElement("span");
+  come.className = "room-held";
+  come.append(...held);
+  place.append(ghost, come);
   return place;
 }
 
@@ -178,11 +189,16 @@ function showControls() {
   const badges = [];
   if (game.daily) badges.push(badge(`Daily · ${dayName(game.daily)}`, "daily", `/daily/${game.daily}/${game.variant}/`));
   if (game.ranked) badges.push(badge("Ranked", "ranked"));
-  const kept = (room, keep, node) => (keep ? badgeRoom(room, node) : node);
   const seed = game.seed !== null && game.seed !== undefined ? badge(`Deal #${game.seed}`, "seed") : null;
-  if (seed || keptRoom.seed) badges.push(kept(SEED_ROOM, keptRoom.seed, seed));
   const outcome = over ? badge(OUTCOMES[game.status] ?? game.status, `status status-${game.status}`) : null;
-  if (outcome || keptRoom.outcome) badges.push(kept(OUTCOME_ROOM, keptRoom.outcome, outcome));
+  // Those whose place is kept come into the one room, the others are there from the start.
+  const rooms = [];
+  const held = [];
+  for (const [node, keep, room] of [[seed, keptRoom.seed, SEED_ROOM], [outcome, keptRoom.outcome, OUTCOME_ROOM]]) {
+    if (keep) rooms.push(room);
+    if (node) (keep ? held : badges).push(node);
+  }
+  if (rooms.length) badges.push(badgeRoom(rooms, held));
   $("badges").replaceChildren(...badges);
   $("hint-count").textContent = String(game.counts.hints ?? 0);
   $("hint-stat").hidden = !game.counts.hints;
