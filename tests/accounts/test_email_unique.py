@@ -45,7 +45,7 @@ def test_a_sign_up_with_an_address_another_account_has_is_refused(
 def test_a_taken_address_is_reported_with_a_taken_username(client: Client, ada: User) -> None:
     error = assert_error(sign_up(client, "Ada", "ada@example.com"), 400, "invalid")
 
-    assert error["fields"]["username"] == ["A user with that username already exists."]
+    assert error["fields"]["username"] == [services.USERNAME_TAKEN_MESSAGE]
     assert error["fields"]["email"] == [TAKEN]
 
 

@@ -26,7 +26,7 @@ def debug_on():
         "/api/games/-1/",
         "/api/games/abc/",
         "/api/nonexistent/",
-        "/api/daily/2026-02-30/gold-mine/attempt/",
+        "/api/daily/2026-02-30/gold-mine/",
         "/api/players/a%2Fb/",
     ],
 )
