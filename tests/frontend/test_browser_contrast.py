@@ -1,0 +1,173 @@
+"""Text contrast measured in a real browser where axe-core found it short, or could not tell
+(text over a gradient): WCAG AA, 4.5:1 for text under 24 px (under 18.66 px when bold), 3:1
+above, in both colour schemes."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.frontend.browser_helpers import (
+    call_api,
+    create_players,
+    open_game,
+    sign_in,
+    start_game,
+    watch_errors,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DESKTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
+
+# The colour an element's text is drawn in and the solid colour behind it: the backgrounds of
+# the element and its ancestors (color-mix() ones included, computed as color(srgb ...)),
+# composited over the white canvas. Fails on a background image: this is for flat colours.
+_TEXT_ON_FLAT = """
+(node) => {
+  const parse = (text) => {
+    let m = text.match(/^rgba?\\(([\\d.]+),? ([\\d.]+),? ([\\d.]+)(?:,? \\/? ?([\\d.]+))?\\)$/);
+    if (m) return [+m[1], +m[2], +m[3], m[4] === undefined ? 1 : +m[4]];
+    m = text.match(/^color\\(srgb ([\\d.e-]+) ([\\d.e-]+) ([\\d.e-]+)(?: \\/ ([\\d.]+))?\\)$/);
+    if (m) return [+m[1] * 255, +m[2] * 255, +m[3] * 255, m[4] === undefined ? 1 : +m[4]];
+    throw new Error(`unknown colour ${text}`);
+  };
+  const over = (top, below) => [0, 1, 2].map((i) => top[3] * top[i] + (1 - top[3]) * below[i]);
+  const layers = [];
+  for (let el = node; el; el = el.parentElement) {
+    const style = getComputedStyle(el);
+    if (style.backgroundImage !== "none") throw new Error(`background image on ${el.tagName}`);
+    layers.push(parse(style.backgroundColor));
+  }
+  let background = [255, 255, 255];
+  for (const layer of layers.reverse()) background = over(layer, background);
+  const style = getComputedStyle(node);
+  return {
+    text: over(parse(style.color), background),
+    background,
+    size: parseFloat(style.fontSize),
+    bold: parseInt(style.fontWeight, 10) >= 700,
+  };
+}
+"""
+
+
+def _luminance(rgb) -> float:
+    def channel(value: float) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    red, green, blue = (channel(v) for v in rgb)
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def _contrast(one, two) -> float:
+    light, dark = sorted((_luminance(one), _luminance(two)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def _needed(size: float, bold: bool) -> float:
+    """WCAG AA: large text (24 px, or 18.66 px bold) needs 3:1, any other 4.5:1."""
+    return 3 if size >= 24 or (bold and size >= 18.66) else 4.5
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_you_beside_your_name_on_the_daily_leaderboard_can_be_read(
+    site, new_context, django_user_model, scheme
+):
+    # The viewer's row is tinted with the accent; " (you)" in the muted grey read at 4.41:1
+    # on it in the light scheme.
+    create_players(django_user_model, "ada")
+    page = new_context(color_scheme=scheme).new_page()
+    errors = watch_errors(page)
+    sign_in(page, site, "ada")
+    today = call_api(page, "GET", "/api/daily/")["body"]["date"]
+    answer = call_api(page, "POST", f"/api/daily/{today}/gold-mine/attempt/")
+    assert answer["status"] == 201, answer
+    page.goto(f"{site}/daily/{today}/gold-mine/")
+    you = page.locator('#leaderboard tr.me[data-user="ada"] .you')
+    expect(you).to_have_text("(you)")
+    found = you.evaluate(_TEXT_ON_FLAT)
+    ratio = _contrast(found["text"], found["background"])
+    assert ratio >= _needed(found["size"], found["bold"]), (ratio, found)
+    assert errors == []
+
+
+# Each hour's numeral on the clock: its colour, its size, and the page pixels under it (read
+# from a screenshot taken with the numerals hidden), so the felt's gradient and the dial's
+# lighter face count where each numeral really lies.
+_HOURS_ON_THE_FELT = """
+async (png) => {
+  const image = new Image();
+  image.src = `data:image/png;base64,${png}`;
+  await image.decode();
+  const canvas = document.createElement("canvas");
+  canvas.width = image.width;
+  canvas.height = image.height;
+  const context = canvas.getContext("2d");
+  context.drawImage(image, 0, 0);
+  const scale = image.width / window.innerWidth;
+  return [...document.querySelectorAll("#board .hour-mark")].map((mark) => {
+    const style = getComputedStyle(mark);
+    const box = mark.getBoundingClientRect();
+    const x = Math.round(box.left * scale), y = Math.round(box.top * scale);
+    const w = Math.max(1, Math.round(box.width * scale));
+    const h = Math.max(1, Math.round(box.height * scale));
+    const data = context.getImageData(x, y, w, h).data;
+    const pixels = [];
+    for (let i = 0; i < data.length; i += 4) pixels.push([data[i], data[i + 1], data[i + 2]]);
+    return {
+      hour: mark.textContent,
+      colour: style.color.match(/[\\d.]+/g).map(Number),
+      size: parseFloat(style.fontSize),
+      bold: parseInt(style.fontWeight, 10) >= 700,
+      pixels,
+    };
+  });
+}
+"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_clocks_hours_can_be_read_where_they_lie_on_the_felt(
+    site, new_context, django_user_model, scheme
+):
+    # The hours near the top of the dial lie on the felt's lightest part (its light falls
+    # from the top), and the dial's face lightens it again: in the light scheme 12, 1, 2
+    # and 3 read at 3.7 to 4.4:1, small text on a phone and on a desktop alike.
+    create_players(django_user_model, "ada")
+    seen = 0
+    for viewport in (DESKTOP, PHONE):
+        page = new_context(color_scheme=scheme, viewport=viewport).new_page()
+        errors = watch_errors(page)
+        sign_in(page, site, "ada")
+        open_game(page, site, start_game(page, "grandfathers-clock", 1))
+        page.mouse.move(0, 0)
+        marks = page.locator("#board .hour-mark")
+        expect(marks).to_have_count(12)
+        marks.evaluate_all("(marks) => marks.forEach((m) => { m.style.visibility = 'hidden'; })")
+        png = base64.b64encode(page.screenshot()).decode()
+        marks.evaluate_all("(marks) => marks.forEach((m) => { m.style.visibility = ''; })")
+        for mark in page.evaluate(_HOURS_ON_THE_FELT, png):
+            alpha = mark["colour"][3] if len(mark["colour"]) > 3 else 1
+            ratios = sorted(
+                _contrast(
+                    [
+                        alpha * c + (1 - alpha) * p
+                        for c, p in zip(mark["colour"][:3], pixel, strict=True)
+                    ],
+                    pixel,
+                )
+                for pixel in mark["pixels"]
+            )
+            # The felt under the numeral (a tenth of its box may touch something else: the
+            # edge of a neighbouring card or the dial's ring).
+            ratio = ratios[len(ratios) // 10]
+            needed = _needed(mark["size"], mark["bold"])
+            assert ratio >= needed, (viewport, mark["hour"], round(ratio, 2), mark["size"])
+            seen += 1
+        assert errors == []
+    assert seen == 24
