@@ -14,9 +14,11 @@ from tests.frontend.browser_helpers import (
     call_api,
     create_players,
     open_game,
+    post_move,
     sign_in,
     start_game,
     watch_errors,
+    winning_line,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -97,11 +99,11 @@ def test_you_beside_your_name_on_the_daily_leaderboard_can_be_read(
     assert errors == []
 
 
-# Each hour's numeral on the clock: its colour, its size, and the page pixels under it (read
-# from a screenshot taken with the numerals hidden), so the felt's gradient and the dial's
-# lighter face count where each numeral really lies.
-_HOURS_ON_THE_FELT = """
-async (png) => {
+# Each text on the felt matching a selector: its colour, its size, and the page pixels under
+# its words (read from a screenshot taken with them hidden), so the felt's gradient and the
+# dial's lighter face count where the words really lie.
+_TEXT_ON_THE_FELT = """
+async ([png, selector]) => {
   const image = new Image();
   image.src = `data:image/png;base64,${png}`;
   await image.decode();
@@ -111,9 +113,11 @@ async (png) => {
   const context = canvas.getContext("2d");
   context.drawImage(image, 0, 0);
   const scale = image.width / window.innerWidth;
-  return [...document.querySelectorAll("#board .hour-mark")].map((mark) => {
-    const style = getComputedStyle(mark);
-    const box = mark.getBoundingClientRect();
+  return [...document.querySelectorAll(selector)].map((node) => {
+    const style = getComputedStyle(node);
+    const words = document.createRange();
+    words.selectNodeContents(node);
+    const box = words.getBoundingClientRect();
     const x = Math.round(box.left * scale), y = Math.round(box.top * scale);
     const w = Math.max(1, Math.round(box.width * scale));
     const h = Math.max(1, Math.round(box.height * scale));
@@ -121,7 +125,7 @@ async (png) => {
     const pixels = [];
     for (let i = 0; i < data.length; i += 4) pixels.push([data[i], data[i + 1], data[i + 2]]);
     return {
-      hour: mark.textContent,
+      text: node.textContent,
       colour: style.color.match(/[\\d.]+/g).map(Number),
       size: parseFloat(style.fontSize),
       bold: parseInt(style.fontWeight, 10) >= 700,
@@ -130,6 +134,33 @@ async (png) => {
   });
 }
 """
+
+
+def _felt_text(page, selector: str) -> list[tuple[str, float, float]]:
+    """(words, contrast, contrast needed) of each text on the felt matching ``selector``. The
+    contrast is the tenth lowest of the pixels under the words: a tenth of their box may
+    touch something else (the edge of a neighbouring card, the dial's ring)."""
+    page.mouse.move(0, 0)
+    hide = "(nodes, how) => nodes.forEach((n) => { n.style.visibility = how; })"
+    texts = page.locator(selector)
+    texts.evaluate_all(hide, "hidden")
+    png = base64.b64encode(page.screenshot()).decode()
+    texts.evaluate_all(hide, "")
+    found = []
+    for text in page.evaluate(_TEXT_ON_THE_FELT, [png, selector]):
+        alpha = text["colour"][3] if len(text["colour"]) > 3 else 1
+        ratios = sorted(
+            _contrast(
+                [
+                    alpha * c + (1 - alpha) * p
+                    for c, p in zip(text["colour"][:3], pixel, strict=True)
+                ],
+                pixel,
+            )
+            for pixel in text["pixels"]
+        )
+        found.append((text["text"], ratios[len(ratios) // 10], _needed(text["size"], text["bold"])))
+    return found
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -146,32 +177,36 @@ def test_the_clocks_hours_can_be_read_where_they_lie_on_the_felt(
         errors = watch_errors(page)
         sign_in(page, site, "ada")
         open_game(page, site, start_game(page, "grandfathers-clock", 1))
-        page.mouse.move(0, 0)
-        marks = page.locator("#board .hour-mark")
-        expect(marks).to_have_count(12)
-        marks.evaluate_all("(marks) => marks.forEach((m) => { m.style.visibility = 'hidden'; })")
-        png = base64.b64encode(page.screenshot()).decode()
-        marks.evaluate_all("(marks) => marks.forEach((m) => { m.style.visibility = ''; })")
-        for mark in page.evaluate(_HOURS_ON_THE_FELT, png):
-            alpha = mark["colour"][3] if len(mark["colour"]) > 3 else 1
-            ratios = sorted(
-                _contrast(
-                    [
-                        alpha * c + (1 - alpha) * p
-                        for c, p in zip(mark["colour"][:3], pixel, strict=True)
-                    ],
-                    pixel,
-                )
-                for pixel in mark["pixels"]
-            )
-            # The felt under the numeral (a tenth of its box may touch something else: the
-            # edge of a neighbouring card or the dial's ring).
-            ratio = ratios[len(ratios) // 10]
-            needed = _needed(mark["size"], mark["bold"])
-            assert ratio >= needed, (viewport, mark["hour"], round(ratio, 2), mark["size"])
+        expect(page.locator("#board .hour-mark")).to_have_count(12)
+        for hour, ratio, needed in _felt_text(page, "#board .hour-mark"):
+            assert ratio >= needed, (viewport, hour, round(ratio, 2))
             seen += 1
         assert errors == []
     assert seen == 24
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_clocks_count_of_complete_foundations_can_be_read(
+    site, new_context, django_user_model, scheme
+):
+    # "12/12" in the middle of the dial, at 70 % white, read at 3.3:1 on a phone in the
+    # light scheme, where it is small text.
+    create_players(django_user_model, "ada")
+    winning = winning_line("grandfathers-clock")
+    for viewport in (DESKTOP, PHONE):
+        page = new_context(color_scheme=scheme, viewport=viewport).new_page()
+        errors = watch_errors(page)
+        sign_in(page, site, "ada")
+        game_id = start_game(page, "grandfathers-clock", winning["seed"])
+        for number, move in enumerate(winning["moves"]):
+            post_move(page, game_id, move, number)
+        open_game(page, site, game_id)
+        page.locator("#result-close").click()
+        expect(page.locator("#result")).not_to_have_attribute("open", "")
+        [(words, ratio, needed)] = _felt_text(page, "#board .clock-centre")
+        assert words == "12/12"
+        assert ratio >= needed, (viewport, round(ratio, 2))
+        assert errors == []
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
