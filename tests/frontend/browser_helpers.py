@@ -322,3 +322,20 @@ def navigate_to(page: Page, target: str, *, limit: int = 24) -> None:
 def scroll_width(page: Page) -> int:
     """The document's scroll width: at most the viewport's width when nothing scrolls sideways."""
     return page.evaluate("document.documentElement.scrollWidth")
+
+
+def luminance(rgb: tuple[float, float, float]) -> float:
+    """A colour's relative luminance (WCAG 2), from 0-255 channels."""
+
+    def channel(value: float) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    red, green, blue = (channel(v) for v in rgb)
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def contrast(one: tuple[float, float, float], two: tuple[float, float, float]) -> float:
+    """The contrast ratio of two colours (WCAG 2): 1 to 21."""
+    light, dark = sorted((luminance(one), luminance(two)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from tests.frontend.browser_helpers import (
     call_api,
+    contrast,
     create_players,
     open_game,
     post_move,
@@ -58,20 +59,6 @@ _TEXT_ON_FLAT = """
 """
 
 
-def _luminance(rgb) -> float:
-    def channel(value: float) -> float:
-        c = value / 255
-        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-
-    red, green, blue = (channel(v) for v in rgb)
-    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
-
-
-def _contrast(one, two) -> float:
-    light, dark = sorted((_luminance(one), _luminance(two)), reverse=True)
-    return (light + 0.05) / (dark + 0.05)
-
-
 def _needed(size: float, bold: bool) -> float:
     """WCAG AA: large text (24 px, or 18.66 px bold) needs 3:1, any other 4.5:1."""
     return 3 if size >= 24 or (bold and size >= 18.66) else 4.5
@@ -94,7 +81,7 @@ def test_you_beside_your_name_on_the_daily_leaderboard_can_be_read(
     you = page.locator('#leaderboard tr.me[data-user="ada"] .you')
     expect(you).to_have_text("(you)")
     found = you.evaluate(_TEXT_ON_FLAT)
-    ratio = _contrast(found["text"], found["background"])
+    ratio = contrast(found["text"], found["background"])
     assert ratio >= _needed(found["size"], found["bold"]), (ratio, found)
     assert errors == []
 
@@ -150,7 +137,7 @@ def _felt_text(page, selector: str) -> list[tuple[str, float, float]]:
     for text in page.evaluate(_TEXT_ON_THE_FELT, [png, selector]):
         alpha = text["colour"][3] if len(text["colour"]) > 3 else 1
         ratios = sorted(
-            _contrast(
+            contrast(
                 [
                     alpha * c + (1 - alpha) * p
                     for c, p in zip(text["colour"][:3], pixel, strict=True)

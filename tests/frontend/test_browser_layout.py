@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 from tests.frontend.browser_helpers import (
     Line,
     cards,
+    contrast,
     create_players,
     open_game,
     pile,
@@ -166,20 +167,6 @@ _MARK = """
 """
 
 
-def _luminance(rgb) -> float:
-    def channel(value: float) -> float:
-        c = value / 255
-        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-
-    red, green, blue = (channel(v) for v in rgb)
-    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
-
-
-def _contrast(one, two) -> float:
-    light, dark = sorted((_luminance(one), _luminance(two)), reverse=True)
-    return (light + 0.05) / (dark + 0.05)
-
-
 def test_the_focus_a_picked_card_its_targets_and_a_hint_each_look_different(site, page):
     open_game(page, site, start_game(page, "selective-castle", 1))
     mark = lambda selector, pseudo=None: page.evaluate(_MARK, [selector, pseudo])  # noqa: E731
@@ -225,7 +212,7 @@ def test_the_focus_a_picked_card_its_targets_and_a_hint_each_look_different(site
     stops = re.findall(r"#([0-9a-f]{6})", felt)
     middle = tuple(int(stops[len(stops) // 2][i : i + 2], 16) for i in (0, 2, 4))
     for name, found in marks.items():
-        assert _contrast(found["colour"], middle) >= 3, f"{name} is faint on the felt: {found}"
+        assert contrast(found["colour"], middle) >= 3, f"{name} is faint on the felt: {found}"
 
 
 _FELT_TEXT = """
@@ -269,7 +256,7 @@ def test_words_and_ranks_on_the_felt_can_be_read(site, page, scheme):
                 pairs = zip(colour[:3], stop, strict=True)
                 shown = tuple(alpha * c + (1 - alpha) * f for c, f in pairs)
                 least = 4.5 if stop == middle or size < 18.66 else 3
-                assert _contrast(shown, stop) >= least, f"{slug} {name} is faint: {colour}"
+                assert contrast(shown, stop) >= least, f"{slug} {name} is faint: {colour}"
             seen.append(name)
     assert "foundation:0" in seen and "discard" in seen and "hour 12" in seen, seen
 
@@ -286,7 +273,7 @@ def test_the_red_buttons_words_can_be_read(site, page, scheme):
         """(node) => [getComputedStyle(node).color, getComputedStyle(node).backgroundColor]
              .map((text) => text.match(/[\\d.]+/g).slice(0, 3).map(Number))"""
     )
-    assert _contrast(*colours) >= 4.5, colours
+    assert contrast(*colours) >= 4.5, colours
 
 
 # Court cards whose framed picture touches one of their corner indices (a hidden index aside).
