@@ -18,7 +18,7 @@ class DateConverter:
 
 
 class GameIdConverter:
-    """A game's number in an API or websocket path. A minus sign is taken too, so that
+    """A game's number in an API path. A minus sign is taken too, so that
     ``/api/games/-1/`` answers as a game that does not exist ("There is no such game."), as
     ``/api/games/0/`` does, rather than as a path the API does not have."""
 

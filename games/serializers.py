@@ -57,6 +57,10 @@ def expected_move_number() -> serializers.IntegerField:
     )
 
 
+#: As games.views.known_variant says it, with the unknown slug's repr.
+UNKNOWN_VARIANT_MESSAGE = "There is no game called {input!r}."
+
+
 def variant_field(**kwargs: Any) -> serializers.ChoiceField:
     """A game's slug; an unknown one in the words of the daily and leaderboard paths."""
     return serializers.ChoiceField(
@@ -64,10 +68,6 @@ def variant_field(**kwargs: Any) -> serializers.ChoiceField:
         error_messages={"invalid_choice": UNKNOWN_VARIANT_MESSAGE},
         **kwargs,
     )
-
-
-#: As games.views.known_variant says it, with the unknown slug's repr.
-UNKNOWN_VARIANT_MESSAGE = "There is no game called {input!r}."
 
 
 class NewGameInput(KnownFieldsOnly):
