@@ -434,6 +434,11 @@ class CanReviewGames(BasePermission):
     """Staff who may view games in the admin, as its review page asks: being staff is not
     enough (a staff account given other permissions only sees no card here either)."""
 
+    message = (
+        "Only staff allowed to review games can open this. Ask an administrator for the "
+        "permission to view games."
+    )
+
     def has_permission(self, request: Request, view: Any) -> bool:
         return selectors.may_review_games(request.user)
 

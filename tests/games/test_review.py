@@ -444,7 +444,9 @@ def test_the_staff_api_reviews_any_game_with_every_card(staff: Any, game: Game) 
 
 def test_the_staff_api_refuses_players_and_strangers(game: Game, player: Any) -> None:
     url = f"/api/staff/games/{game.pk}/review/"
-    assert_error(client_for(player).get(url), 403, "permission_denied")
+    refused = client_for(player).get(url)
+    assert_error(refused, 403, "permission_denied")
+    assert refused.json()["error"]["message"].startswith("Only staff allowed to review games")
     assert_error(client_for().get(url), 403, "permission_denied")
     from rest_framework.test import APIClient
 
