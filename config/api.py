@@ -237,6 +237,25 @@ def _is_endpoint(path: str) -> bool:
 _CLIENT_ERRORS = (Http404, PermissionDenied, BadRequest, SuspiciousOperation)
 
 
+class PrivateApiResponses:
+    """Every answer under /api/ is ``Cache-Control: no-store`` unless its view says otherwise.
+
+    They are one player's games and account, current at the moment they were sent. A browser
+    going Back reloads a page's data from its cache without asking when it may (Chrome does
+    for every request of a page it loads from history): the lobby then listed the games in
+    progress as they were before the game just started. And on a shared computer no copy of
+    a player's data stays on disk."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if request.path.startswith("/api/") and "Cache-Control" not in response:
+            response["Cache-Control"] = "no-store"
+        return response
+
+
 class ApiServerErrorMiddleware:
     """Under /api/ a server error is the JSON body with DEBUG on too, not Django's debug page
     (which shows a request's local variables: a game's hidden cards and seed among them). The

@@ -105,6 +105,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.api.PrivateApiResponses",
     "config.api.ApiServerErrorMiddleware",
     "frontend.middleware.NotFoundPageMiddleware",
 ]

@@ -298,8 +298,7 @@ class ExportView(APIView):
         )
         day = exported_at.date().isoformat()
         response["Content-Disposition"] = f'attachment; filename="patience-data-{day}.json"'
-        response["Cache-Control"] = "no-store"  # personal data: no copy in any cache
-        return response
+        return response  # no-store, as every API answer (config.api.PrivateApiResponses)
 
 
 # -- daily challenges and leaderboards -------------------------------------------------------

@@ -44,3 +44,19 @@ def test_no_template_has_an_inline_script_or_style():
         assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", text), path
         assert "<style" not in text and "style=" not in text, path
         assert not re.search(r"\son[a-z]+=", text), path  # onclick= and the like
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "path", ["/api/health/", "/api/games/", "/api/games/999/", "/api/nowhere/", "/api/variants/"]
+)
+def test_no_api_answer_is_kept_in_any_cache(client, django_user_model, path):
+    # A browser going Back would otherwise show a player's games as they were (the lobby's
+    # games in progress without the one just started), and a shared computer keep a copy.
+    client.force_login(django_user_model.objects.create_user("cached", password="x-long-pass-1"))
+    response = client.get(path)
+    assert response["Cache-Control"] == "no-store"
+
+
+def test_pages_keep_their_own_caching(client):
+    assert "no-store" not in client.get("/rules/gold-mine/").get("Cache-Control", "")

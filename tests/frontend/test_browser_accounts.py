@@ -548,3 +548,61 @@ def test_the_account_pages_password_forms_name_the_account_and_send_once(
     assert user.check_password("a-fresh-passphrase-9")
     release_connection()
     assert errors == []
+
+
+def test_new_deal_signed_out_signs_in_then_starts_the_game_asked_for(
+    site, new_context, django_user_model
+):
+    create_players(django_user_model, "hopper")
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    page.goto(site + "/")
+    page.locator('.new-deal[data-variant="gold-mine"]').click()
+    expect(page).to_have_url(re.compile(r"/signin/\?next="))
+
+    page.fill("#id_username", "hopper")
+    page.fill("#id_password", PASSWORD)
+    page.locator("#signin-form button[type=submit]").click()
+
+    expect(page).to_have_url(re.compile(r"/play/\d+/$"))
+    expect(page.locator("#board")).to_have_attribute("data-move-number", "0")
+    game = Game.objects.get(owner__username="hopper")
+    assert game.deal.variant == "gold-mine"
+    release_connection()
+    # Going back to the lobby does not deal again; it shows the game in progress, and its
+    # "New deal" is ready for another.
+    page.go_back()
+    expect(page).to_have_url(site + "/")
+    expect(page.locator(".saved-game")).to_have_count(1)
+    expect(page.locator('.new-deal[data-variant="gold-mine"]')).to_be_enabled()
+    assert Game.objects.filter(owner__username="hopper").count() == 1
+    release_connection()
+    assert errors == []
+
+
+def test_a_numbered_deal_asked_for_signed_out_is_dealt_after_signing_up(site, new_context):
+    page = new_context().new_page()
+    page.goto(site + "/")
+    page.select_option("#seed-variant", "selective-castle")
+    page.fill("#seed-number", "4242")
+    page.locator("#seed-form button[type=submit]").click()
+    expect(page).to_have_url(re.compile(r"/signin/\?next="))
+    page.get_by_role("link", name="Create an account").click()
+
+    page.fill("#id_username", "lovelace")
+    page.fill("#id_password", PASSWORD)
+    page.locator("#signup-form button[type=submit]").click()
+
+    expect(page).to_have_url(re.compile(r"/play/\d+/$"))
+    game = Game.objects.get(owner__username="lovelace")
+    assert (game.deal.variant, game.deal.seed, game.seed_chosen) == ("selective-castle", 4242, True)
+    release_connection()
+
+
+def test_sign_in_to_play_a_daily_challenge_comes_back_to_its_board(site, new_context):
+    page = new_context().new_page()
+    page.goto(site + "/")
+    link = page.locator('.daily-item[data-variant="gold-mine"] .standing a')
+    expect(link).to_have_text("Sign in to play")
+    href = link.get_attribute("href")
+    assert href is not None and "next=%2Fdaily%2F" in href and "gold-mine" in href

@@ -11,7 +11,8 @@ const $ = (id) => document.getElementById(id);
 const root = $("lobby");
 const signedIn = root.dataset.signedIn === "true";
 const names = JSON.parse($("games-data").textContent);
-const SIGN_IN = "/signin/?next=/";
+// Signing in from "New deal" comes back here with the deal asked for, and starts it.
+const signInFor = (back) => `/signin/?next=${encodeURIComponent(back)}`;
 const SAVED_SHOWN = 6;
 
 function el(tag, attrs = {}, ...children) {
@@ -37,7 +38,7 @@ async function newGame(body, button, report = say) {
   // Already on its way (the seed form submitted again with Enter): one game, not two.
   if (button.getAttribute("aria-busy") === "true") return;
   if (!signedIn) {
-    window.location.assign(SIGN_IN);
+    window.location.assign(signInFor(dealPath(body)));
     return;
   }
   button.disabled = true;
@@ -48,13 +49,39 @@ async function newGame(body, button, report = say) {
   } catch (error) {
     button.disabled = false;
     button.removeAttribute("aria-busy");
-    if (error.status === 401 || error.status === 403) window.location.assign(SIGN_IN);
+    if (error.status === 401 || error.status === 403) window.location.assign(signInFor(dealPath(body)));
     else report(error.fields?.seed?.[0] ?? error.message);
   }
 }
 
+function dealPath(body) {
+  const query = new URLSearchParams({ deal: body.variant });
+  if (body.seed !== undefined) query.set("seed", String(body.seed));
+  return `/?${query}`;
+}
+
 for (const button of document.querySelectorAll(".new-deal")) {
   button.addEventListener("click", () => newGame({ variant: button.dataset.variant }, button));
+}
+
+// Back from signing in (or signing up) with the deal asked for: start it. The query goes
+// first, so going back to the lobby does not deal again.
+function dealAskedBeforeSigningIn() {
+  const query = new URLSearchParams(window.location.search);
+  const variant = query.get("deal");
+  if (!variant) return;
+  history.replaceState(null, "", "/");
+  const button = document.querySelector(`.new-deal[data-variant="${CSS.escape(variant)}"]`);
+  if (!signedIn || !button) return;
+  const seed = query.get("seed");
+  if (seed === null) {
+    newGame({ variant }, button);
+  } else {
+    // A numbered deal goes through the form, so its number is checked and shown as usual.
+    $("seed-variant").value = variant;
+    $("seed-number").value = seed;
+    seedForm.requestSubmit();
+  }
 }
 
 const seedForm = $("seed-form");
@@ -141,7 +168,7 @@ async function loadSaved() {
 
 // -- daily challenges ----------------------------------------------------------------------
 
-function standing(challenge) {
+function standing(challenge, date) {
   const attempt = challenge.your_attempt;
   if (attempt) {
     const state = { playing: "In play", won: "Won", lost: "No moves left", resigned: "Resigned", closed: "Day closed" }[attempt.status] ?? attempt.status;
@@ -149,7 +176,9 @@ function standing(challenge) {
     return el("span", { class: `standing status-${attempt.status}` }, `${state} · ${rank} · ${plural(attempt.moves, "move")}`);
   }
   if (challenge.can_attempt) return el("span", { class: "standing open" }, "Not tried yet");
-  return signedIn ? null : el("span", { class: "standing" }, el("a", { href: SIGN_IN }, "Sign in to play"));
+  if (signedIn) return null;
+  const board = `/daily/${date}/${challenge.variant}/`;
+  return el("span", { class: "standing" }, el("a", { href: signInFor(board) }, "Sign in to play"));
 }
 
 async function loadDaily() {
@@ -163,7 +192,7 @@ async function loadDaily() {
           { class: "daily-item", "data-variant": challenge.variant },
           el("a", { href: `/daily/${day.date}/${challenge.variant}/` }, challenge.name),
           el("span", { class: "attempts" }, plural(challenge.attempts, "attempt")),
-          standing(challenge),
+          standing(challenge, day.date),
         ),
       ),
     );
@@ -177,6 +206,21 @@ async function loadDaily() {
   }
 }
 
+dealAskedBeforeSigningIn();
+
 for (const load of [loadVariants, loadSaved, loadDaily]) {
   load().catch((error) => say(error.message || "Could not load the lobby."));
 }
+
+// Back from a game, the browser may show the lobby as it was left: a "New deal" still busy,
+// and the games in progress and the day's standings as they were before that game.
+window.addEventListener("pageshow", (event) => {
+  if (!event.persisted) return;
+  for (const button of document.querySelectorAll("[aria-busy='true']:is(button)")) {
+    button.disabled = false;
+    button.removeAttribute("aria-busy");
+  }
+  for (const load of [loadSaved, loadDaily]) {
+    load().catch((error) => say(error.message || "Could not load the lobby."));
+  }
+});
