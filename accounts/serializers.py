@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import re
-
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
 from rest_framework import serializers
 
 from accounts.selectors import MAX_RESET_TOKEN_LENGTH, MAX_RESET_UID_LENGTH
 from accounts.services import INVALID_RESET_LINK_MESSAGE
+from accounts.usernames import NEW_USERNAME_VALIDATORS
 from config.api import KnownFieldsOnly
 
 # Django sets no upper bound; this keeps a client from making the server hash megabytes.
@@ -76,35 +74,11 @@ class UserSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-def has_a_letter_or_digit(username: str) -> None:
-    """A name of punctuation alone ("." or "..") cannot be read on a leaderboard, and a link to
-    its profile (/players/../) would lead elsewhere: browsers resolve dot segments."""
-    if not any(character.isalnum() for character in username):
-        raise ValidationError("A username needs at least one letter or digit.", code="invalid")
-
-
-#: A new username's characters: ASCII letters and digits, ``.``, ``-`` and ``_`` (as lichess
-#: allows). Letters of other alphabets and accents would let "alice" spelt with a Cyrillic a
-#: (U+0430) sign up beside "alice" and pass for them on the leaderboards; ``@`` and ``+`` read
-#: as an email address. Accounts made before this rule keep their names (signing in takes any
-#: name).
-USERNAME_CHARACTERS = re.compile(r"[A-Za-z0-9._-]+")
-USERNAME_CHARACTERS_MESSAGE = (
-    "A username uses only the letters A to Z (no accents or other alphabets), digits, and "
-    ". - _ (dot, hyphen, underscore)."
-)
-
-
-def uses_the_sites_username_characters(username: str) -> None:
-    if not USERNAME_CHARACTERS.fullmatch(username):
-        raise ValidationError(USERNAME_CHARACTERS_MESSAGE, code="invalid")
-
-
 class RegisterSerializer(KnownFieldsOnly):
     # Up to 150 characters of ASCII letters, digits and . - _ (one letter or digit at least)
     username = _username_field(
         "Choose a username.",
-        validators=[uses_the_sites_username_characters, has_a_letter_or_digit],
+        validators=NEW_USERNAME_VALIDATORS,
     )
     password = _password_field("Choose a password.")
     email = _email_field(None, allow_blank=True, default="")

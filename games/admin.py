@@ -16,7 +16,7 @@ from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
-from django.contrib.auth.forms import UserChangeForm
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.core.exceptions import PermissionDenied
 from django.db.models import (
     Count,
@@ -36,6 +36,7 @@ from django.views.decorators.http import require_POST
 
 from accounts import services as accounts
 from accounts.selectors import email_is_taken
+from accounts.usernames import NEW_USERNAME_VALIDATORS
 from config.api import ApiError
 from games import daily, selectors, services
 from games.models import AuditLog, DailyChallenge, Deal, Game, GameFlag, Move
@@ -67,8 +68,30 @@ class ReadOnlyMixin:
 admin.site.unregister(User)
 
 
+def _site_username(username: str) -> str:
+    for validate in NEW_USERNAME_VALIDATORS:
+        validate(username)  # a ValidationError: the form shows it beside the field
+    return username
+
+
+class PlayerCreationForm(AdminUserCreationForm):
+    """The built-in form, with sign-up's rule for a username: staff cannot make a name that
+    passes for another player's in look-alike letters either."""
+
+    def clean_username(self) -> str:
+        return _site_username(super().clean_username())
+
+
 class PlayerChangeForm(UserChangeForm):
-    """The built-in form, with the API's rule: one account per email address (blank: any)."""
+    """The built-in form, with the API's rules: a new username follows sign-up's (a name
+    made under the older rule may stay as it is), and one account per email address (blank:
+    any)."""
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data["username"]
+        if "username" in self.changed_data:
+            _site_username(username)
+        return username
 
     def clean_email(self) -> str:
         email = self.cleaned_data.get("email", "")
@@ -84,6 +107,7 @@ class PlayerAdmin(UserAdmin):
     account here. An email address another account has is refused, as in the API."""
 
     form = PlayerChangeForm
+    add_form = PlayerCreationForm
     # Players give no first or last name (sign-up asks for none): when they joined and last
     # signed in say more.
     list_display = ["username", "email", "is_staff", "date_joined", "last_login", "games"]

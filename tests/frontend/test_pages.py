@@ -422,7 +422,7 @@ def test_a_signed_out_visitor_gets_the_form(client: Client, path: str, form: str
 
 def test_the_sign_up_hint_says_the_username_rule_the_api_keeps(client: Client) -> None:
     """The hint and the API's refusal name the same characters, in the same words."""
-    from accounts.serializers import USERNAME_CHARACTERS_MESSAGE
+    from accounts.usernames import USERNAME_CHARACTERS_MESSAGE
 
     page = client.get("/signup/").content.decode()
 
