@@ -114,6 +114,22 @@ class SignUpThrottle(ClientAddressThrottle):
         self.cache.set(self.key, [self.now, *self.history], self.duration)
 
 
+class EmailChangeThrottle(ScopedRateThrottle):
+    """Email address changes (``PATCH /api/auth/me/``), per account: each PATCH counts,
+    refused or not. A change refused because another account has the address says that it
+    has one, which a password reset request never says: the limit keeps that from becoming
+    a way to test a list of addresses. A view's other methods are not counted."""
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        if request.method != "PATCH":
+            return True
+        return super().allow_request(request, view)
+
+    def get_rate(self) -> str | None:
+        # Read on each use (DRF reads its rates once, at import): a changed setting counts.
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+
 class AddressThrottled(Throttled):
     """429 for a ``ClientAddressThrottle``: ``message``, then when to retry as people read it
     ("Try again in 59 minutes", as ``LoginThrottled`` says it), not DRF's count of seconds."""
@@ -130,6 +146,11 @@ class AddressThrottled(Throttled):
 class TooManySignUps(AddressThrottled):
     def __init__(self, wait: float | None) -> None:
         super().__init__("Too many accounts have been created from this address.", wait)
+
+
+class TooManyEmailChanges(AddressThrottled):
+    def __init__(self, wait: float | None) -> None:
+        super().__init__("Too many changes of email address from this account.", wait)
 
 
 class TooManyResetRequests(AddressThrottled):

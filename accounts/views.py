@@ -48,7 +48,9 @@ from accounts.serializers import (
 )
 from accounts.throttling import (
     ClientAddressThrottle,
+    EmailChangeThrottle,
     SignUpThrottle,
+    TooManyEmailChanges,
     TooManyResetRequests,
     TooManySignUps,
     client_ip,
@@ -203,6 +205,12 @@ class LogoutOthersView(APIView):
 
 
 class MeView(APIView):
+    throttle_classes = [EmailChangeThrottle]  # PATCH only
+    throttle_scope = "email_change"
+
+    def throttled(self, request: Request, wait: float | None) -> None:
+        raise TooManyEmailChanges(wait)
+
     @extend_schema(
         tags=TAGS,
         summary="The signed-in user",
@@ -215,7 +223,12 @@ class MeView(APIView):
         tags=TAGS,
         summary="Change your email address (where password reset links go)",
         request=EmailChangeSerializer,
-        responses={200: UserSerializer, 400: INVALID, 401: NOT_SIGNED_IN},
+        responses={
+            200: UserSerializer,
+            400: INVALID,
+            401: NOT_SIGNED_IN,
+            429: _error('"throttled": too many changes of address; see Retry-After.'),
+        },
     )
     def patch(self, request: Request) -> Response:
         serializer = EmailChangeSerializer(data=request.data, partial=True)

@@ -261,6 +261,7 @@ SEEDS_DIR = BASE_DIR / "seeds"
 # Accounts created from one client address in an hour: room for a class or an office signing
 # up together behind one address, not for a script filling the site with accounts. 0: no limit.
 SIGN_UPS_PER_ADDRESS_PER_HOUR = env_number("SIGN_UPS_PER_ADDRESS_PER_HOUR", 30)
+EMAIL_CHANGES_PER_HOUR = env_number("EMAIL_CHANGES_PER_HOUR", 10)
 
 REST_FRAMEWORK = {
     # Token first: an unauthenticated request gets 401 with a WWW-Authenticate header.
@@ -283,6 +284,7 @@ REST_FRAMEWORK = {
         "register": (
             f"{SIGN_UPS_PER_ADDRESS_PER_HOUR}/hour" if SIGN_UPS_PER_ADDRESS_PER_HOUR else None
         ),
+        "email_change": f"{EMAIL_CHANGES_PER_HOUR}/hour" if EMAIL_CHANGES_PER_HOUR else None,
     },
     # drf-spectacular's, documenting the session's 409 account_changed on every write.
     "DEFAULT_SCHEMA_CLASS": "accounts.schema.AutoSchema",
