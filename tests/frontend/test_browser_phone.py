@@ -647,3 +647,32 @@ def test_no_pile_label_covers_a_card_on_the_play_and_replay_pages(
     assert found == {}, f"labels over cards: {found}"
     assert (counted > 0) == (slug != "selective-castle")
     assert errors == []
+
+
+# The game's buttons shown (Finish's kept room too): text, left, top, right (px).
+_ACTION_BOXES = """
+() => [...document.querySelectorAll(".play-actions > :not([hidden]), .play-actions > .keep-room")]
+  .map((b) => { const r = b.getBoundingClientRect();
+                return [b.textContent.trim(), r.left, r.top, r.right]; })
+"""
+
+
+@pytest.mark.parametrize("width", [320, 360, 390, 560])
+def test_on_a_phone_the_games_buttons_are_two_full_rows_of_three(site, page, width):
+    # One row cannot hold them; a second holding only "Rules" (and Finish's kept room) left a
+    # lone button in a wide gap.
+    game_id = start_game(page, "blondes-and-brunettes", 7)
+    page.set_viewport_size({"width": width, "height": 800})
+    open_game(page, site, game_id)
+
+    boxes = page.evaluate(_ACTION_BOXES)
+
+    assert [text for text, *_ in boxes] == ["Hint", "Undo", "Resign", "New game", "Rules", "Finish"]
+    tops = sorted({round(top) for _, _, top, _ in boxes})
+    assert len(tops) == 2, boxes
+    rows = [[box for box in boxes if round(box[2]) == top] for top in tops]
+    assert [len(row) for row in rows] == [3, 3], boxes
+    for row in rows:
+        assert row[0][1] == pytest.approx(rows[0][0][1], abs=1)  # the same left edge
+        assert row[-1][3] == pytest.approx(rows[0][-1][3], abs=1)  # and right edge
+    # (On a touch screen each is 44 px high at least: test_browser_touch.py.)
