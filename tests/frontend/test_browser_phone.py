@@ -676,3 +676,21 @@ def test_on_a_phone_the_games_buttons_are_two_full_rows_of_three(site, page, wid
         assert row[0][1] == pytest.approx(rows[0][0][1], abs=1)  # the same left edge
         assert row[-1][3] == pytest.approx(rows[0][-1][3], abs=1)  # and right edge
     # (On a touch screen each is 44 px high at least: test_browser_touch.py.)
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_on_a_phone_a_ranked_games_buttons_are_two_rows_of_two(site, page, width):
+    today = call_api(page, "GET", "/api/daily/")["body"]["date"]
+    attempt = call_api(page, "POST", f"/api/daily/{today}/gold-mine/attempt/", {})
+    assert attempt["status"] == 201, attempt
+    page.set_viewport_size({"width": width, "height": 800})
+    open_game(page, site, attempt["body"]["id"])
+
+    boxes = page.evaluate(_ACTION_BOXES)
+
+    assert [text for text, *_ in boxes] == ["Resign", "New game", "Rules", "Finish"]
+    tops = sorted({round(top) for _, _, top, _ in boxes})
+    rows = [[box for box in boxes if round(box[2]) == top] for top in tops]
+    assert [len(row) for row in rows] == [2, 2], boxes
+    assert rows[1][0][1] == pytest.approx(rows[0][0][1], abs=1)
+    assert rows[1][-1][3] == pytest.approx(rows[0][-1][3], abs=1)
