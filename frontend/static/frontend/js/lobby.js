@@ -64,8 +64,8 @@ for (const button of document.querySelectorAll(".new-deal")) {
   button.addEventListener("click", () => newGame({ variant: button.dataset.variant }, button));
 }
 
-// Back from signing in (or signing up) with the deal asked for: start it. The query goes
-// first, so going back to the lobby does not deal again.
+// Back from signing in (or signing up) with the deal asked for: start it. The query is taken
+// off the address first, so going back to the lobby does not deal again.
 function dealAskedBeforeSigningIn() {
   const query = new URLSearchParams(window.location.search);
   const variant = query.get("deal");
@@ -216,7 +216,7 @@ for (const load of [loadVariants, loadSaved, loadDaily]) {
 // and the games in progress and the day's standings as they were before that game.
 window.addEventListener("pageshow", (event) => {
   if (!event.persisted) return;
-  for (const button of document.querySelectorAll("[aria-busy='true']:is(button)")) {
+  for (const button of document.querySelectorAll("button[aria-busy='true']")) {
     button.disabled = false;
     button.removeAttribute("aria-busy");
   }
