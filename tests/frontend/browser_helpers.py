@@ -115,6 +115,17 @@ def start_game(page: Page, slug: str, seed: int | None = None) -> int:
     return answer["body"]["id"]
 
 
+def wait_for_new_game(page: Page, *left: int) -> int:
+    """Wait until the page has gone to a game page other than those of ``left``; its id."""
+
+    def game_of(url: str) -> int | None:
+        found = re.search(r"/play/(\d+)/$", url)
+        return int(found.group(1)) if found else None
+
+    page.wait_for_url(lambda url: game_of(url) not in (None, *left))
+    return game_of(page.url)
+
+
 def open_game(page: Page, site: str, game_id: int, *, live: bool = True) -> None:
     """Go to /play/<id>/ and wait until the board is drawn (and its websocket is open)."""
     page.goto(f"{site}/play/{game_id}/")

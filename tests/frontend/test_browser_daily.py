@@ -21,6 +21,7 @@ from tests.frontend.browser_helpers import (
     release_connection,
     sign_in,
     tap_move,
+    wait_for_new_game,
     watch_errors,
 )
 from tests.games.helpers import daily_game
@@ -243,9 +244,44 @@ def test_a_ranked_attempts_result_says_its_rank_and_leads_to_its_days_board(
     board = result.locator("#result-board")
     expect(board).to_have_class(re.compile(r"\bprimary\b"))
     expect(result.locator("#result-new")).not_to_have_class(re.compile(r"\bprimary\b"))
+    # The day is open: its deal's number stays hidden (the deal is played again by the day's).
+    expect(result.locator("#result-seed")).to_be_hidden()
+    expect(result.locator("#result-again")).to_be_visible()
     board.click()
     page.wait_for_url(f"{site}/daily/{today.isoformat()}/gold-mine/")
     expect(page.locator('#leaderboard tr[data-user="ada"]')).to_be_visible()
+    assert errors == []
+
+
+def test_a_ranked_attempt_over_is_played_again_for_fun_from_its_result_and_its_replay(
+    site, new_context, django_user_model
+):
+    from django.utils import timezone
+
+    from games.models import Game
+
+    create_players(django_user_model, "ada")
+    today = timezone.now().date()
+    ada = get_user_model().objects.get(username="ada")
+    attempt = daily_game(ada, today, "selective-castle", status="resigned")
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    sign_in(page, site, "ada")
+    open_game(page, site, attempt.pk, live=False)
+    page.locator("dialog#result #result-again").click()
+    again = Game.objects.get(pk=wait_for_new_game(page, attempt.pk))
+    same_deal_for_fun = (attempt.daily_id, attempt.deal_id, False)
+    assert (again.daily_id, again.deal_id, again.ranked) == same_deal_for_fun
+    expect(page.locator("#badges")).to_contain_text("Daily")
+    assert str(attempt.deal.seed) not in page.content()  # the day is open: still hidden
+
+    # The attempt's replay offers the same, without a number to show.
+    page.goto(f"{site}/replay/{attempt.pk}/")
+    expect(page.locator("#play-deal")).to_be_visible()
+    expect(page.locator("#replay-number")).to_be_hidden()
+    page.locator("#play-deal").click()
+    third = Game.objects.get(pk=wait_for_new_game(page, attempt.pk, again.pk))
+    assert (third.daily_id, third.deal_id, third.ranked) == same_deal_for_fun
     assert errors == []
 
 

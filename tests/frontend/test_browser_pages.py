@@ -32,6 +32,7 @@ from tests.frontend.browser_helpers import (
     start_game,
     tab_stops,
     tops,
+    wait_for_new_game,
     watch_errors,
 )
 from tests.games.helpers import daily_game
@@ -137,6 +138,27 @@ def test_the_replay_summary_counts_one_history_entry_in_the_singular(site, page)
     expect(page.locator("#replay-summary")).to_have_text(
         re.compile(rf"started {moment}, finished {moment}$")
     )
+
+
+def test_a_finished_random_deals_replay_names_the_deal_and_plays_it_again(site, page):
+    from games.models import Game
+
+    game_id = start_game(page, "gold-mine")
+    seed = Game.objects.select_related("deal").get(pk=game_id).deal.seed
+    page.goto(f"{site}/replay/{game_id}/")  # in play: the deal's number stays hidden
+    expect(page.locator("#step")).to_have_text("Step 0 of 0")
+    expect(page.locator("#replay-deal")).to_be_hidden()
+    assert str(seed) not in page.content()
+
+    resign_via_api(page, game_id)
+    page.reload()
+    expect(page.locator("#replay-deal")).to_have_text(f"Deal number {seed} Play this deal")
+    page.keyboard.press("ArrowRight")  # the step keys still step beside the button
+    expect(page.locator("#step")).to_have_text("Step 1 of 1")
+    page.locator("#play-deal").focus()
+    page.keyboard.press(" ")  # Space presses the focused button, as anywhere
+    again = Game.objects.select_related("deal").get(pk=wait_for_new_game(page, game_id))
+    assert (again.deal.variant, again.deal.seed, again.seed_chosen) == ("gold-mine", seed, True)
 
 
 def test_the_replay_board_is_one_tab_stop_and_the_step_keys_work_around_it(site, page):

@@ -31,6 +31,7 @@ from tests.frontend.browser_helpers import (
     tab_stops,
     tap_move,
     tops,
+    wait_for_new_game,
     watch_errors,
 )
 from tests.frontend.conftest import screenshot
@@ -908,3 +909,26 @@ def test_a_move_made_stale_elsewhere_redraws_the_board_and_says_why_once(site, p
     said = [text for text in live_texts(page, "message") if text]
     assert len(said) == 1, said  # once, with the board already redrawn
     assert errors == []
+
+
+def test_a_finished_random_deal_can_be_played_again_from_its_result(site, page):
+    from games.models import Game
+
+    game_id = start_game(page, "blondes-and-brunettes")
+    open_game(page, site, game_id)
+    expect(page.locator("#result-again")).to_be_hidden()
+    page.locator("#resign").click()
+    page.locator("#confirm-resign").click()
+    result = page.locator("dialog#result")
+    expect(result).to_be_visible()
+    seed = Game.objects.select_related("deal").get(pk=game_id).deal.seed
+    expect(result.locator("#result-seed")).to_have_text(
+        f"Deal number {seed}: anyone can play this deal with it."
+    )
+
+    result.locator("#result-again").click()
+    again = Game.objects.select_related("deal").get(pk=wait_for_new_game(page, game_id))
+    board_ready(page)
+    assert (again.deal.variant, again.deal.seed) == ("blondes-and-brunettes", seed)
+    assert again.seed_chosen and not again.ranked and again.status == "playing"
+    assert tops(page) == Line("blondes-and-brunettes", seed).tops()

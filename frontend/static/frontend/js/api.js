@@ -116,6 +116,29 @@ export async function api(method, path, body, { idempotent = false, account = PA
   return data;
 }
 
+/** Start a game and go to its page: by default a new game ({variant} for a random deal,
+ * {variant, seed} for a numbered one), or what `path` starts (a daily deal replayed). Throws
+ * ApiError, and then stays on this page. */
+export async function startGame(body, path = "/api/games/") {
+  const game = await api("POST", path, body, { idempotent: true });
+  window.location.assign(`/play/${game.id}/`);
+}
+
+/** Whether `game` (a game's representation) can be dealt again in a new casual game: once it is
+ * over, by its number when the server shows it, and a daily challenge's by its day's replay
+ * (which needs no number, hidden until the day closes). */
+export function canPlayAgain(game) {
+  const known = game.seed !== null && game.seed !== undefined;
+  return game.status !== "playing" && (known || Boolean(game.daily));
+}
+
+/** Start a new casual game on `game`'s deal (see canPlayAgain) and go to its page. */
+export function playAgain(game) {
+  return game.daily
+    ? startGame(undefined, `/api/daily/${game.daily}/${game.variant}/replay/`)
+    : startGame({ variant: game.variant, seed: game.seed });
+}
+
 /**
  * socket("/ws/games/7/", onMessage) — or socket(() => path, …) to build the path afresh on each
  * (re)connection, e.g. with ?since= the last version seen. Reconnects with backoff (up to 30 s),

@@ -3,7 +3,7 @@
 // games to resume. Signed-out visitors see the games and the dailies, and are asked to sign in
 // for anything that needs a player.
 
-import { api } from "./api.js";
+import { api, startGame } from "./api.js";
 import { renderMiniature } from "./board.js";
 import { ago, when } from "./ui.js";
 
@@ -44,8 +44,7 @@ async function newGame(body, button, report = say) {
   button.disabled = true;
   button.setAttribute("aria-busy", "true");
   try {
-    const game = await api("POST", "/api/games/", body, { idempotent: true });
-    window.location.assign(`/play/${game.id}/`);
+    await startGame(body);
   } catch (error) {
     button.disabled = false;
     button.removeAttribute("aria-busy");

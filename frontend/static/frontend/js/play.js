@@ -1,7 +1,7 @@
 // /play/<id>/: one game. The board is always the server's latest version of the game — from the
 // answer to a move, or from the game's websocket (another tab or device) — never a guess.
 
-import { api, pageAccount, socket } from "./api.js";
+import { api, canPlayAgain, pageAccount, playAgain, socket, startGame } from "./api.js";
 import { fitFans, pileInSentence, renderBoard } from "./board.js";
 import { cardName, rankName } from "./cards.js";
 import { attachInput } from "./input.js";
@@ -233,8 +233,10 @@ function showResult() {
   $("result-outcome").dataset.status = game.status;
   $("result-moves").textContent = `${game.counts.moves} ${game.counts.moves === 1 ? "move" : "moves"}`;
   $("result-time").textContent = duration(elapsed());
+  // The deal's number, once the server shows it, to share.
   $("result-seed").hidden = game.seed === null || game.seed === undefined;
-  $("result-seed").textContent = `Deal number ${game.seed}: enter it in the lobby to play this deal again.`;
+  $("result-seed").textContent = `Deal number ${game.seed}: anyone can play this deal with it.`;
+  $("result-again").hidden = !canPlayAgain(game);
   $("replay-link").href = `/replay/${game.id}/`;
   showDailyResult();
   // Closed by the service at midnight, not by a move here: say why the game is over.
@@ -677,12 +679,12 @@ const input = attachInput(board, {
   },
 });
 
-async function newGame(button) {
+/** A new game of this game's kind: a new random deal, or (`again`) this game's deal again. */
+async function newGame(button, { again = false } = {}) {
   if (whenSignedOut()) return;
   button.disabled = true;
   try {
-    const next = await api("POST", "/api/games/", { variant: game.variant }, { idempotent: true });
-    window.location.assign(`/play/${next.id}/`);
+    await (again ? playAgain(game) : startGame({ variant: game.variant }));
   } catch (error) {
     button.disabled = false;
     sayOnly(error.message);
@@ -698,6 +700,7 @@ $("resign-dialog").addEventListener("close", () => {
 });
 $("new-game").addEventListener("click", (event) => newGame(event.currentTarget));
 $("result-new").addEventListener("click", (event) => newGame(event.currentTarget));
+$("result-again").addEventListener("click", (event) => newGame(event.currentTarget, { again: true }));
 $("show-result").addEventListener("click", showResult);
 // The dialog gives the focus back to what had it, which may be gone by now.
 $("result").addEventListener("close", () => {

@@ -4,7 +4,7 @@
 // the board is one tab stop (roving.js) where the arrows, Home and End move between piles
 // instead, and Page Up/Page Down step.
 
-import { api } from "./api.js";
+import { api, canPlayAgain, playAgain } from "./api.js";
 import { fitFans, renderBoard } from "./board.js";
 import { cardName, rankName } from "./cards.js";
 import { attachRoving, keepFocus } from "./roving.js";
@@ -20,6 +20,7 @@ const entryLine = document.getElementById("step-entry");
 const scrubber = document.getElementById("scrubber");
 const historyList = document.getElementById("history-list");
 const message = document.getElementById("replay-message");
+const playDeal = document.getElementById("play-deal");
 const buttons = Object.fromEntries(
   ["first", "back", "play", "forward", "last"].map((id) => [id, document.getElementById(id)]),
 );
@@ -218,6 +219,8 @@ function action(event) {
   if (target === scrubber && event.key !== " ") return null; // the slider moves by itself
   // Space opens or closes the history list when its summary has focus; the arrows still step.
   if (event.key === " " && target.closest?.("summary")) return null;
+  // Space presses "Play this deal" as it would any button; the arrows still step.
+  if (event.key === " " && target === playDeal) return null;
   if (target.closest?.("input, textarea, select, [contenteditable]")) return null;
   return keys[event.key];
 }
@@ -267,6 +270,7 @@ async function start() {
     const finished = game.finished_at ? `, finished ${when(game.finished_at)}` : "";
     document.getElementById("replay-summary").textContent =
       `${statusWord(game.status)} · ${plural(last, "history entry", "history entries")} · started ${when(game.created_at)}${finished}`;
+    showDeal();
     scrubber.max = String(last);
     scrubber.disabled = last === 0;
     fillHistory();
@@ -277,6 +281,26 @@ async function start() {
     stepLine.textContent = "";
   }
 }
+
+/** Once the game is over, the deal's number if the server shows it (a random deal, a daily
+ * challenge once its day has closed), and a way to play the same cards in a new game. */
+function showDeal() {
+  if (!canPlayAgain(game)) return;
+  const known = game.seed !== null && game.seed !== undefined;
+  document.getElementById("replay-seed").textContent = known ? String(game.seed) : "";
+  document.getElementById("replay-number").hidden = !known;
+  document.getElementById("replay-deal").hidden = false;
+}
+
+playDeal.addEventListener("click", async () => {
+  playDeal.disabled = true;
+  try {
+    await playAgain(game);
+  } catch (error) {
+    playDeal.disabled = false;
+    say(message, errorText(error), "error");
+  }
+});
 
 /** The replay's header (title, summary, controls, the step's entry) is taller than the play
  * page's: tell the card-size formula (pages.css, --board-top) where the board starts, so the

@@ -1,7 +1,7 @@
 // /rules/<game>/: "Play <game>" starts a new game of it at once for a signed-in player
 // (without this module the link leads to the lobby, or to sign in first).
 
-import { api } from "./api.js";
+import { startGame } from "./api.js";
 import { errorText, say } from "./ui.js";
 
 const link = document.getElementById("play-link");
@@ -11,8 +11,7 @@ if (link?.dataset.variant) {
     if (link.getAttribute("aria-disabled") === "true") return; // already starting one
     link.setAttribute("aria-disabled", "true");
     try {
-      const game = await api("POST", "/api/games/", { variant: link.dataset.variant }, { idempotent: true });
-      window.location.assign(`/play/${game.id}/`);
+      await startGame({ variant: link.dataset.variant });
     } catch (error) {
       link.removeAttribute("aria-disabled");
       say(document.getElementById("play-message"), errorText(error), "error");
