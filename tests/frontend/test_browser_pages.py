@@ -152,7 +152,15 @@ def test_a_finished_random_deals_replay_names_the_deal_and_plays_it_again(site, 
 
     resign_via_api(page, game_id)
     page.reload()
-    expect(page.locator("#replay-deal")).to_have_text(f"Deal number {seed} Play this deal")
+    expect(page.locator("#replay-deal")).to_have_text(
+        f"Deal number {seed} Copy link Play this deal"
+    )
+    # Where the browser will not write to the clipboard, the link is shown to copy by hand.
+    page.evaluate(
+        "() => { navigator.clipboard.writeText = () => Promise.reject(new Error('denied')); }"
+    )
+    page.locator("#copy-deal-link").click()
+    expect(page.locator("#deal-link")).to_have_text(f"{site}/?deal=gold-mine&seed={seed}")
     page.keyboard.press("ArrowRight")  # the step keys still step beside the button
     expect(page.locator("#step")).to_have_text("Step 1 of 1")
     page.locator("#play-deal").focus()

@@ -922,9 +922,15 @@ def test_a_finished_random_deal_can_be_played_again_from_its_result(site, page):
     result = page.locator("dialog#result")
     expect(result).to_be_visible()
     seed = Game.objects.select_related("deal").get(pk=game_id).deal.seed
-    expect(result.locator("#result-seed")).to_have_text(
+    expect(result.locator("#result-seed-text")).to_have_text(
         f"Deal number {seed}: anyone can play this deal with it."
     )
+    # Its link, to share: the lobby deals it to whoever opens it.
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site)
+    result.locator("#copy-deal-link").click()
+    expect(result.locator("#copy-deal-link")).to_have_text("Link copied")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == f"{site}/?deal=blondes-and-brunettes&seed={seed}"
 
     result.locator("#result-again").click()
     again = Game.objects.select_related("deal").get(pk=wait_for_new_game(page, game_id))

@@ -6,7 +6,7 @@ import { fitFans, pileInSentence, renderBoard } from "./board.js";
 import { cardName, rankName } from "./cards.js";
 import { attachInput } from "./input.js";
 import { keepFocus } from "./roving.js";
-import { dayName, duration, headerSignedOut, liveText, serverNow } from "./ui.js";
+import { copyLinkButton, dayName, dealLink, duration, headerSignedOut, liveText, serverNow } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("play");
@@ -235,7 +235,7 @@ function showResult() {
   $("result-time").textContent = duration(elapsed());
   // The deal's number, once the server shows it, to share.
   $("result-seed").hidden = game.seed === null || game.seed === undefined;
-  $("result-seed").textContent = `Deal number ${game.seed}: anyone can play this deal with it.`;
+  $("result-seed-text").textContent = `Deal number ${game.seed}: anyone can play this deal with it.`;
   $("result-again").hidden = !canPlayAgain(game);
   $("replay-link").href = `/replay/${game.id}/`;
   showDailyResult();
@@ -702,6 +702,7 @@ $("new-game").addEventListener("click", (event) => newGame(event.currentTarget))
 $("result-new").addEventListener("click", (event) => newGame(event.currentTarget));
 $("result-again").addEventListener("click", (event) => newGame(event.currentTarget, { again: true }));
 $("show-result").addEventListener("click", showResult);
+copyLinkButton($("copy-deal-link"), () => dealLink(game.variant, game.seed), $("deal-link"));
 // The dialog gives the focus back to what had it, which may be gone by now.
 $("result").addEventListener("close", () => {
   if (document.activeElement === document.body) boardStop()?.focus();

@@ -8,7 +8,7 @@ import { api, canPlayAgain, playAgain } from "./api.js";
 import { fitFans, renderBoard } from "./board.js";
 import { cardName, rankName } from "./cards.js";
 import { attachRoving, keepFocus } from "./roving.js";
-import { el, errorText, gameName, pileName, plural, say, statusWord, when } from "./ui.js";
+import { copyLinkButton, dealLink, el, errorText, gameName, pileName, plural, say, statusWord, when } from "./ui.js";
 
 const AUTO_STEP_MS = 800;
 
@@ -219,8 +219,8 @@ function action(event) {
   if (target === scrubber && event.key !== " ") return null; // the slider moves by itself
   // Space opens or closes the history list when its summary has focus; the arrows still step.
   if (event.key === " " && target.closest?.("summary")) return null;
-  // Space presses "Play this deal" as it would any button; the arrows still step.
-  if (event.key === " " && target === playDeal) return null;
+  // Space presses "Copy link" and "Play this deal" as it would any button; the arrows still step.
+  if (event.key === " " && target.closest?.("#replay-deal")) return null;
   if (target.closest?.("input, textarea, select, [contenteditable]")) return null;
   return keys[event.key];
 }
@@ -291,6 +291,12 @@ function showDeal() {
   document.getElementById("replay-number").hidden = !known;
   document.getElementById("replay-deal").hidden = false;
 }
+
+copyLinkButton(
+  document.getElementById("copy-deal-link"),
+  () => dealLink(game.variant, game.seed),
+  document.getElementById("deal-link"),
+);
 
 playDeal.addEventListener("click", async () => {
   playDeal.disabled = true;

@@ -277,6 +277,39 @@ export function liveText(node, ...content) {
   rewrites.set(node, { text, timer });
 }
 
+/** The address that deals `seed` of `variant` to whoever opens it: the lobby starts the deal,
+ * after signing in first if need be. */
+export function dealLink(variant, seed) {
+  const query = new URLSearchParams({ deal: variant, seed: String(seed) });
+  return `${window.location.origin}/?${query}`;
+}
+
+const COPIED_SHOWN_MS = 2500;
+
+/** Make `button` copy a link (`text()`) to the clipboard and say on itself that it did, for a moment.
+ * Where the browser will not (no clipboard, or refused), the text is shown in `fallback`,
+ * selected, to copy by hand. */
+export function copyLinkButton(button, text, fallback) {
+  const label = button.textContent;
+  let timer = 0;
+  button.addEventListener("click", async () => {
+    const value = text();
+    try {
+      await navigator.clipboard.writeText(value);
+    } catch {
+      fallback.textContent = value;
+      fallback.hidden = false;
+      window.getSelection()?.selectAllChildren(fallback);
+      return;
+    }
+    button.textContent = "Link copied";
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      button.textContent = label;
+    }, COPIED_SHOWN_MS);
+  });
+}
+
 /** Show text in a status element (role=status or role=alert); empty text hides it. */
 export function say(node, text, kind = "info") {
   if (!node) return;
