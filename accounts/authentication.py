@@ -21,6 +21,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 
+from accounts import token_cache
 from config.rows import RowReader
 
 _KEY_LENGTH = Token._meta.get_field("key").max_length
@@ -44,15 +45,22 @@ def _token_sql() -> str:
 
 
 def token_owner(key: str) -> tuple[Any, Token] | None:
-    """The user and token for an API key, whether or not the user is active; None if unknown."""
+    """The user and token for an API key, whether or not the user is active; None if unknown.
+    Read from the process's ``token_cache`` when it has the key."""
     if not key or len(key) > _KEY_LENGTH or "\x00" in key:
         return None  # never a key; PostgreSQL would refuse the NUL outright
-    with connection.cursor() as cursor:
-        cursor.execute(_token_sql(), [key])
-        row = cursor.fetchone()
+    row = token_cache.cache.row(key)
     if row is None:
-        return None
-    user = _user_reader().build(row)
+        generation = token_cache.cache.generation
+        with connection.cursor() as cursor:
+            cursor.execute(_token_sql(), [key])
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        user = _user_reader().build(row)
+        token_cache.cache.keep(key, user.pk, row, generation)
+    else:
+        user = _user_reader().build(row)  # an instance of its own for each request
     # The token's creation time is left deferred: nothing reads it when signing in.
     token = Token.from_db(user._state.db, ["key", "user_id"], [key, user.pk])
     token.user = user

@@ -11,9 +11,11 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in, user_logged_out
-from django.db.models.signals import post_save, pre_delete
+from django.db.models.signals import post_delete, post_save, pre_delete
 from django.dispatch import receiver
+from rest_framework.authtoken.models import Token
 
+from accounts import token_cache
 from accounts.live import SignOut, schedule_sign_out, sign_in_tag, start_sign_in
 
 
@@ -42,3 +44,23 @@ def user_saved(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None
     # A deactivated account (staff, in the admin) may no longer sign in anywhere.
     if not created and not instance.is_active:
         schedule_sign_out(instance.pk, SignOut())
+
+
+# API keys kept by the server processes (accounts.token_cache) are forgotten when anything of
+# their user or token changes, however it changed (a service, the admin, a shell).
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts.keys_user_saved")
+def keys_user_saved(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:
+    if not created:
+        token_cache.user_changed(instance.pk)
+
+
+@receiver(post_delete, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts.keys_user_gone")
+def keys_user_gone(sender: Any, instance: Any, **kwargs: Any) -> None:
+    token_cache.user_changed(instance.pk)
+
+
+@receiver(post_delete, sender=Token, dispatch_uid="accounts.keys_token_gone")
+def keys_token_gone(sender: Any, instance: Any, **kwargs: Any) -> None:
+    token_cache.user_changed(instance.user_id)

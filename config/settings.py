@@ -334,6 +334,11 @@ WEBSOCKET_CONNECTION_TTL = 60.0
 # catch up rather than miss updates while saying "Live" (config.layer_watch). 0: no check.
 LIVE_LAYER_CHECK_SECONDS = env_number("LIVE_LAYER_CHECK_SECONDS", 5.0)
 
+# API keys a server process has signed in with are kept this many seconds (accounts.token_cache),
+# and forgotten at once, in every process, when their user or token changes; the time bounds
+# only what no signal reports (a QuerySet.update of users). 0: look every key up every time.
+API_TOKEN_CACHE_SECONDS = env_number("API_TOKEN_CACHE_SECONDS", 10.0)
+
 # Email carries password reset links. Without EMAIL_HOST each message is printed to stderr (the
 # server's log), which is how a local install shows them.
 if os.environ.get("EMAIL_HOST"):

@@ -55,3 +55,12 @@ def _require_redis() -> None:
         redis.Redis.from_url(url, socket_connect_timeout=5).ping()
     except redis.RedisError as exc:
         pytest.exit(f"REDIS_URL is set but Redis is unreachable: {exc}", returncode=1)
+
+
+@pytest.fixture(autouse=True)
+def _forget_api_keys() -> None:
+    """Each test's rows are rolled back without a signal: keys kept by an earlier test's
+    requests (accounts.token_cache) would name users that are gone."""
+    from accounts.token_cache import cache
+
+    cache.forget_everything()
