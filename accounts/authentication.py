@@ -44,12 +44,13 @@ def _token_sql() -> str:
     )
 
 
-def token_owner(key: str) -> tuple[Any, Token] | None:
+def token_owner(key: str, *, fresh: bool = False) -> tuple[Any, Token] | None:
     """The user and token for an API key, whether or not the user is active; None if unknown.
-    Read from the process's ``token_cache`` when it has the key."""
+    Read from the process's ``token_cache`` when it has the key, unless ``fresh``: from the
+    database, as a check that must not trail a revocation by even a moment does."""
     if not key or len(key) > _KEY_LENGTH or "\x00" in key:
         return None  # never a key; PostgreSQL would refuse the NUL outright
-    row = token_cache.cache.row(key)
+    row = None if fresh else token_cache.cache.row(key)
     if row is None:
         generation = token_cache.cache.generation
         with connection.cursor() as cursor:

@@ -62,7 +62,9 @@ def still_signed_in(user_id: int, *, token_key: str | None, session_key: str | N
     in that active user (not flushed, not outdated by a new password). Read only: unlike
     ``django.contrib.auth.get_user`` this never flushes or renews the session."""
     if token_key is not None:
-        found = token_owner(token_key)
+        # Not the process's kept keys: this check follows the message of a sign-out, which
+        # may arrive before the token cache hears of the same change.
+        found = token_owner(token_key, fresh=True)
         return found is not None and found[0].pk == user_id and found[0].is_active
     if not session_key:
         return False

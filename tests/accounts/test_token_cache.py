@@ -18,6 +18,7 @@ from rest_framework.authtoken.models import Token
 
 from accounts import services
 from accounts.authentication import token_owner
+from accounts.selectors import still_signed_in
 from accounts.token_cache import TokenCache, cache
 from tests.accounts.helpers import PASSWORD, assert_error, url
 from tests.support.servers import database_url, servers
@@ -46,6 +47,24 @@ def test_a_key_seen_once_signs_in_without_a_query(key: str, django_assert_num_qu
         user, token = token_owner(key)
 
     assert (user.username, token.key, token.user_id) == ("ada", key, user.pk)
+
+
+def test_a_fresh_lookup_reads_the_database(key: str, django_assert_num_queries: Any):
+    token_owner(key)
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM authtoken_token WHERE key = %s", [key])  # no signal
+
+    assert token_owner(key) is not None  # kept
+    with django_assert_num_queries(1):
+        assert token_owner(key, fresh=True) is None
+
+
+def test_a_live_connection_checks_its_sign_in_afresh(key: str, ada: User):
+    token_owner(key)
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM authtoken_token WHERE key = %s", [key])
+
+    assert not still_signed_in(ada.pk, token_key=key, session_key=None)
 
 
 def test_each_request_gets_a_user_of_its_own(key: str):
