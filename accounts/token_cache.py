@@ -13,7 +13,8 @@ keys the moment anything about the user or their token changes:
   again, so a message it missed can never leave a revoked key signed in.
 
 What neither covers (a ``QuerySet.update`` of users, which sends no signal; a change whose
-message was lost because Redis was away when it was published) lasts at most the cache's time.
+message was lost because Redis was away when it was published; without Redis, a change made
+by another process, a management command) lasts at most the cache's time.
 A row is kept only if nothing changed while it was being read, so a change that commits
 during the read is not undone by it.
 """

@@ -21,7 +21,7 @@ from accounts.authentication import token_owner
 from accounts.selectors import still_signed_in
 from accounts.token_cache import TokenCache, cache
 from tests.accounts.helpers import PASSWORD, assert_error, url
-from tests.support.servers import database_url, servers
+from tests.support.servers import production_env, servers
 
 pytestmark = pytest.mark.django_db
 
@@ -162,16 +162,10 @@ def test_a_process_not_listening_to_redis_keeps_nothing(monkeypatch: pytest.Monk
 )
 def test_a_token_revoked_through_one_server_is_refused_by_the_other_at_once(ada: User):
     key = Token.objects.create(user=ada).key
-    env = {
-        "DATABASE_URL": database_url(connection.settings_dict),
-        "REDIS_URL": os.environ["REDIS_URL"],
-        "DEBUG": "0",
-        "HTTPS": "0",
-        "SECRET_KEY": "token-cache-test-key",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        # Far longer than the test: only the message can explain a refusal.
-        "API_TOKEN_CACHE_SECONDS": "600",
-    }
+    # A cache time far longer than the test: only the message can explain a refusal.
+    env = production_env(
+        connection.settings_dict, "token-cache-test-key", API_TOKEN_CACHE_SECONDS="600"
+    )
     auth = {"Authorization": f"Token {key}"}
     connection.close()
     with servers(2, env) as (server_a, server_b):

@@ -239,19 +239,15 @@ def test_a_cap_of_zero_counts_nothing(settings, player):
 def test_the_cap_holds_over_two_server_processes(player):
     import websockets
 
-    from tests.support.servers import database_url, servers
+    from tests.support.servers import production_env, servers
 
     clear_redis_counters(os.environ["REDIS_URL"])
     token = Token.objects.create(user=player).key
-    env = {
-        "DATABASE_URL": database_url(connection.settings_dict),
-        "REDIS_URL": os.environ["REDIS_URL"],
-        "DEBUG": "0",
-        "HTTPS": "0",
-        "SECRET_KEY": "connection-cap-test-key",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "WEBSOCKET_CONNECTIONS_PER_ACCOUNT": "2",
-    }
+    env = production_env(
+        connection.settings_dict,
+        "connection-cap-test-key",
+        WEBSOCKET_CONNECTIONS_PER_ACCOUNT="2",
+    )
     connection.close()  # the servers hold the database while they run
 
     async def first_message(ws) -> dict:

@@ -14,7 +14,7 @@ from django.db import connection
 from rest_framework.authtoken.models import Token
 
 from games import daily
-from tests.support.servers import database_url, servers
+from tests.support.servers import production_env, servers
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -27,14 +27,7 @@ pytestmark = [
 
 @pytest.fixture
 def two_servers():
-    env = {
-        "DATABASE_URL": database_url(connection.settings_dict),
-        "REDIS_URL": os.environ["REDIS_URL"],
-        "DEBUG": "0",
-        "HTTPS": "0",  # reached over plain HTTP
-        "SECRET_KEY": "two-servers-test-key",
-        "ALLOWED_HOSTS": "127.0.0.1",
-    }
+    env = production_env(connection.settings_dict, "two-servers-test-key")
     connection.close()  # the servers, not this process, hold the database while they run
     with servers(2, env) as urls:
         yield urls

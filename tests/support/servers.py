@@ -38,6 +38,20 @@ def database_url(settings_dict: dict) -> str:
     return f"postgres://{user}@{host}:{port}/{settings_dict['NAME']}"
 
 
+def production_env(settings_dict: dict, secret_key: str, **extra: str) -> dict[str, str]:
+    """The environment of servers set up as in production (DEBUG off, PostgreSQL and Redis
+    shared), on the test database, reached over plain HTTP at 127.0.0.1; ``extra`` added."""
+    return {
+        "DATABASE_URL": database_url(settings_dict),
+        "REDIS_URL": os.environ["REDIS_URL"],
+        "DEBUG": "0",
+        "HTTPS": "0",  # reached over plain HTTP
+        "SECRET_KEY": secret_key,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        **extra,
+    }
+
+
 @contextmanager
 def servers(count: int, env: dict[str, str]) -> Iterator[list[str]]:
     """Start ``count`` server processes; yields their base URLs; always stops them."""
