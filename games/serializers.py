@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from rest_framework import serializers
+from rest_framework.utils import json as drf_json
 
 from config.api import KnownFieldsOnly
 from games.models import VARIANT_CHOICES, Game
@@ -102,8 +103,15 @@ def plainly_valid(serializer_class: type[KnownFieldsOnly], data: Any) -> dict[st
     server time than the rules engine's whole turn (``bench/README.md``)."""
     if not isinstance(data, dict) or not data.keys() <= _ACTION_MEMBERS[serializer_class]:
         return None
-    if serializer_class is MoveInput and data.get("move") is None:
-        return None  # missing, or null: refused
+    if serializer_class is MoveInput:
+        if data.get("move") is None:
+            return None  # missing, or null: refused
+        try:
+            # The serializer's own check: a number too big for a float (1e999) is read as
+            # Infinity, which is not JSON.
+            drf_json.dumps(data["move"])
+        except (TypeError, ValueError):
+            return None
     number = data.get("expected_move_number")
     if number is not None and (type(number) is not int or number < 0):
         return None  # a bool, a float, a string of digits: the serializer's call

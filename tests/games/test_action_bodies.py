@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.serializers import ActionInput, MoveInput, plainly_valid
@@ -35,6 +35,7 @@ def serializer_reading(serializer_class: type, data: Any) -> dict[str, Any] | No
 
 
 @pytest.mark.parametrize("serializer_class", [MoveInput, ActionInput])
+@settings(max_examples=500)
 @given(data=bodies)
 def test_a_body_read_plainly_is_what_the_serializer_reads(serializer_class, data):
     plain = plainly_valid(serializer_class, data)
@@ -61,6 +62,7 @@ def test_bodies_as_clients_send_them_are_read_plainly(serializer_class, data):
     [
         (MoveInput, {}),
         (MoveInput, {"move": None}),
+        (MoveInput, {"move": {"type": "move", "count": float("inf")}}),
         (MoveInput, {"move": {}, "expected_move_number": -1}),
         (MoveInput, {"move": {}, "expected_move_number": True}),
         (MoveInput, {"move": {}, "expected_move_number": "3"}),
