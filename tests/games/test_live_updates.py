@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 
 import pytest
 from django.db import transaction
@@ -185,3 +186,44 @@ def test_while_redis_hangs_updates_wait_up_to_a_limit_then_the_oldest_go(
     assert gated_layer.numbers() == [1, *range(16, 26)]
     assert "dropping the oldest" in caplog.text
     assert "14 were dropped" in caplog.text
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis (CI has it)")
+def test_a_burst_of_updates_goes_to_redis_together_in_order_and_reaches_its_listeners(
+    settings, monkeypatch
+):
+    from channels.layers import get_channel_layer
+    from redis.asyncio.client import Pipeline
+
+    from config import publish
+
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [os.environ["REDIS_URL"]], "prefix": "burst-test."},
+        }
+    }
+    layer = get_channel_layer()
+    round_trips = []
+    execute = Pipeline.execute
+
+    async def counted(pipeline, *args, **kwargs):
+        round_trips.append(len(pipeline.command_stack))
+        return await execute(pipeline, *args, **kwargs)
+
+    monkeypatch.setattr(Pipeline, "execute", counted)
+
+    async def serve() -> list[int]:
+        listener = await layer.new_channel()
+        await layer.group_add(game_group(9), listener)
+        await publish_in_a_request(9, range(1, 201))
+        received = []
+        async with asyncio.timeout(10):
+            while len(received) < 200:
+                received.append((await layer.receive(listener))["number"])
+        await layer.flush()
+        return received
+
+    assert asyncio.run(serve()) == list(range(1, 201))
+    assert sum(round_trips) == 200 and len(round_trips) < 20
+    assert max(round_trips) <= publish.MAX_BATCH
