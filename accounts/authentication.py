@@ -50,7 +50,8 @@ def token_owner(key: str, *, fresh: bool = False) -> tuple[Any, Token] | None:
     database, as a check that must not trail a revocation by even a moment does."""
     if not key or len(key) > _KEY_LENGTH or "\x00" in key:
         return None  # never a key; PostgreSQL would refuse the NUL outright
-    row = None if fresh else token_cache.cache.row(key)
+    kept = None if fresh else token_cache.cache.row(key)
+    row = kept
     if row is None:
         generation = token_cache.cache.generation
         with connection.cursor() as cursor:
@@ -58,10 +59,9 @@ def token_owner(key: str, *, fresh: bool = False) -> tuple[Any, Token] | None:
             row = cursor.fetchone()
         if row is None:
             return None
-        user = _user_reader().build(row)
+    user = _user_reader().build(row)  # kept or read, an instance of its own for each request
+    if kept is None:
         token_cache.cache.keep(key, user.pk, row, generation)
-    else:
-        user = _user_reader().build(row)  # an instance of its own for each request
     # The token's creation time is left deferred: nothing reads it when signing in.
     token = Token.from_db(user._state.db, ["key", "user_id"], [key, user.pk])
     token.user = user

@@ -66,15 +66,15 @@ class TokenCache:
 
     def keep(self, key: str, user_id: Any, row: Sequence[Any], generation: int) -> None:
         """Keep ``row``, read for ``key`` when ``generation`` was current, if still current."""
-        seconds = settings.API_TOKEN_CACHE_SECONDS
-        if seconds <= 0 or not self.usable():
+        if not self.usable():
             return
+        expires = time.monotonic() + settings.API_TOKEN_CACHE_SECONDS
         with self._lock:
             if generation != self.generation:
                 return  # something changed while the row was read: it may be stale
             if len(self._entries) >= MAX_KEYS:
                 del self._entries[next(iter(self._entries))]
-            self._entries[key] = (user_id, tuple(row), time.monotonic() + seconds)
+            self._entries[key] = (user_id, tuple(row), expires)
 
     def usable(self) -> bool:
         """Keep and serve keys only while every change can reach this process."""

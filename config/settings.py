@@ -336,7 +336,8 @@ LIVE_LAYER_CHECK_SECONDS = env_number("LIVE_LAYER_CHECK_SECONDS", 5.0)
 
 # API keys a server process has signed in with are kept this many seconds (accounts.token_cache),
 # and forgotten at once, in every process, when their user or token changes; the time bounds
-# only what no signal reports (a QuerySet.update of users). 0: look every key up every time.
+# only what no message reports (a QuerySet.update of users; without Redis, another process's
+# change). 0: look every key up every time.
 API_TOKEN_CACHE_SECONDS = env_number("API_TOKEN_CACHE_SECONDS", 10.0)
 
 # Email carries password reset links. Without EMAIL_HOST each message is printed to stderr (the
