@@ -103,19 +103,43 @@ class Variant:
             move = notation.move_from_json(move)
         if self._is_won(state):
             raise IllegalMove("game_over", "The game is over: it has been won.")
-        events: list[Event] = []
-        piles = list(state.piles)
-        base_rank = state.base_rank
         if move.type == "deal":
             code = self._deal_refusal(state)
             if code is not None:
                 self._refuse(state, code, self._deal_message(code, state))
-            self._deal_from_stock(piles, events)
         elif move.type == "move":
             s, t, count = self._locate(move)
             code = self._refusal(state, s, t, count)
             if code is not None:
                 self._refuse(state, code, self._explain(code, state, s, t, count))
+        else:
+            raise IllegalMove("malformed_move", "A move's type is either 'move' or 'deal'.")
+        events: list[Event] = []
+        after = self._carry_out(state, move, events)
+        if self._is_won(after):
+            events.append({"type": "game_won"})
+        elif not self._has_legal_move(after):
+            events.append({"type": "game_lost"})
+        return after, events
+
+    def successor(self, state: State, move: Move) -> State:
+        """The state after ``move``, which ``legal_moves(state)`` listed: nothing is checked
+        again and no events are kept. For searches (the solver), which generate their moves
+        here and replay the line they find through ``play`` before anyone uses it."""
+        return self._carry_out(state, move, [])
+
+    def is_won(self, state: State) -> bool:
+        """Every card home; cheaper than ``status``, which also looks for a legal move."""
+        return self._is_won(state)
+
+    def _carry_out(self, state: State, move: Move, events: list[Event]) -> State:
+        """Move the cards (or deal) and apply the automatic effects; the move is legal."""
+        piles = list(state.piles)
+        base_rank = state.base_rank
+        if move.type == "deal":
+            self._deal_from_stock(piles, events)
+        else:
+            s, t, count = self.index[move.source], self.index[move.target], move.count  # type: ignore[index]
             source, target = piles[s], piles[t]
             moving = source.cards[-count:]
             piles[s] = Pile(source.cards[:-count], source.face_down)
@@ -128,14 +152,7 @@ class Variant:
                 base_rank = RANK[moving[0]]
                 events.append({"type": "base_rank_set", "rank": rank_char(base_rank)})
             self._settle(piles, events, s, t)
-        else:
-            raise IllegalMove("malformed_move", "A move's type is either 'move' or 'deal'.")
-        after = State(state.variant, state.seed, state.move_number + 1, base_rank, tuple(piles))
-        if self._is_won(after):
-            events.append({"type": "game_won"})
-        elif not self._has_legal_move(after):
-            events.append({"type": "game_lost"})
-        return after, events
+        return State(state.variant, state.seed, state.move_number + 1, base_rank, tuple(piles))
 
     def hint(self, state: State, seen: Collection[State] = ()) -> Move | None:
         """A legal move worth trying, chosen from what the player sees (see ``hints``);

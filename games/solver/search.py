@@ -1,0 +1,180 @@
+"""Complete searches with a transposition table, within a budget of positions and seconds.
+
+From a full position (every card known) the search makes a safe move alone where there is
+one (``tactics``), and never enters a position whose canonical key it has met before. Two
+orders, chosen per game (``tactics.SETTINGS``):
+
+- ``dfs``: depth first, the children of a position tried best first by the evaluation. A
+  position met before is on the current line (a loop, a move straight back) or was searched to
+  the end without a win.
+- ``best``: best first, on the evaluation less a cost per move made (higher: shorter lines).
+  A position met before is queued or expanded already.
+
+Either way, when the search runs out of positions to try it has proven the deal lost; when the
+budget runs out first the answer is ``unknown``. A ``won`` line is replayed through the
+engine's ``play`` (``line_wins``) before it is returned: a line that does not replay to a win
+raises ``SolverBug``.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.rules import IllegalMove, Move, State, Variant, move_to_json
+
+from .evaluation import Evaluator
+from .tactics import SETTINGS, Settings, Tactics
+
+WON, LOST, UNKNOWN = "won", "lost", "unknown"
+#: How many positions pass between two looks at the clock.
+CLOCK_EVERY = 256
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The most positions (moves applied) and seconds one search may spend."""
+
+    positions: int = 2_000_000
+    seconds: float = 10.0
+
+
+@dataclass
+class Answer:
+    outcome: str  # WON, LOST or UNKNOWN
+    moves: list[Move] | None = field(default=None, repr=False)  # the winning line when WON
+    positions: int = 0
+    seconds: float = 0.0
+
+    @property
+    def answered(self) -> bool:
+        return self.outcome != UNKNOWN
+
+    def moves_json(self) -> list[dict[str, Any]]:
+        return [move_to_json(move) for move in self.moves or ()]
+
+    def figures(self) -> dict[str, Any]:
+        """What the search cost, as stored beside a certificate."""
+        return {"positions": self.positions, "seconds": round(self.seconds, 3)}
+
+
+class SolverBug(AssertionError):
+    """The search claimed a win that the engine does not confirm."""
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+class _Won(Exception):
+    def __init__(self, node: int) -> None:
+        self.node = node
+
+
+def solve(
+    variant: Variant, state: State, budget: Budget = Budget(), settings: Settings | None = None
+) -> Answer:
+    """Search ``state`` (a full position, hidden cards included) for a win."""
+    started = time.perf_counter()
+    search = _Search(variant, budget, started, settings or SETTINGS[variant.slug])
+    outcome, moves = search.run(state)
+    answer = Answer(outcome, moves, search.positions, time.perf_counter() - started)
+    if outcome == WON and not line_wins(variant, state, moves or []):
+        raise SolverBug(f"{variant.slug}: a line the search found does not replay to a win")
+    return answer
+
+
+def line_wins(variant: Variant, state: State, moves: list[Move] | list[dict[str, Any]]) -> bool:
+    """Whether ``moves`` are legal from ``state``, through the engine, and end the game won."""
+    try:
+        for move in moves:
+            state = variant.apply(state, move)
+    except IllegalMove:
+        return False
+    return variant.is_won(state)
+
+
+class _Search:
+    def __init__(self, variant: Variant, budget: Budget, started: float, settings: Settings):
+        self.variant = variant
+        self.settings = settings
+        self.tactics = Tactics(variant)
+        self.evaluator = Evaluator(variant, settings.weights)
+        self.budget = budget
+        self.deadline = started + budget.seconds
+        self.positions = 0
+        self.next_look = CLOCK_EVERY
+        self.seen: set[tuple[Any, ...]] = set()
+        #: Node n's parent node and the move that led to it; node 0 is the start.
+        self.parents: list[tuple[int, Move | None]] = [(-1, None)]
+
+    def run(self, start: State) -> tuple[str, list[Move] | None]:
+        if self.variant.is_won(start):
+            return WON, []
+        self.seen.add(self.tactics.key(start))
+        try:
+            if self.settings.method == "dfs":
+                self._depth_first(start)
+            else:
+                self._best_first(start)
+        except _Won as won:
+            return WON, self._line(won.node)
+        except _OutOfBudget:
+            return UNKNOWN, None
+        return LOST, None
+
+    def _depth_first(self, start: State) -> None:
+        stack = [(0, start)]
+        while stack:
+            node, state = stack.pop()
+            children = self._expand(node, state)
+            children.sort(key=lambda child: child[0])  # best last: popped first
+            stack.extend((child_node, child) for _, child_node, child in children)
+
+    def _best_first(self, start: State) -> None:
+        move_cost = self.settings.move_cost
+        heap = [(0.0, 0, 0, start)]  # (move cost so far less score, node, depth, state)
+        while heap:
+            _, node, depth, state = heapq.heappop(heap)
+            cost = move_cost * (depth + 1)
+            for score, child_node, child in self._expand(node, state):
+                heapq.heappush(heap, (cost - score, child_node, depth + 1, child))
+
+    def _expand(self, node: int, state: State) -> list[tuple[float, int, State]]:
+        """(score, node, state) of each position one move away that was not met before; a
+        safe move, where there is one, is the only move tried."""
+        variant, tactics, seen = self.variant, self.tactics, self.seen
+        moves = variant.legal_moves(state)
+        safe = tactics.safe_move(state, moves)
+        children = []
+        for move in moves if safe is None else (safe,):
+            child = variant.successor(state, move)
+            self.positions += 1
+            self.parents.append((node, move))
+            if variant.is_won(child):
+                raise _Won(len(self.parents) - 1)
+            self._check_budget()
+            key = tactics.key(child)
+            if key in seen:
+                self.parents.pop()
+                continue
+            seen.add(key)
+            children.append((self.evaluator.score(child), len(self.parents) - 1, child))
+        return children
+
+    def _check_budget(self) -> None:
+        if self.positions >= self.budget.positions:
+            raise _OutOfBudget
+        if self.positions >= self.next_look:
+            self.next_look += CLOCK_EVERY
+            if time.perf_counter() >= self.deadline:
+                raise _OutOfBudget
+
+    def _line(self, node: int) -> list[Move]:
+        moves = []
+        while node > 0:
+            node, move = self.parents[node]
+            moves.append(move)  # type: ignore[arg-type]
+        return moves[::-1]
