@@ -15,6 +15,19 @@ are interchangeable, which moves are safe to make at once, how to order the rest
 
 from __future__ import annotations
 
-from .search import LOST, UNKNOWN, WON, Answer, Budget, line_wins, solve
+from .difficulty import LABELS as DIFFICULTIES
+from .difficulty import rate as difficulty
+from .search import LOST, UNKNOWN, WON, Answer, Budget, SolverBug, line_wins, solve
 
-__all__ = ["LOST", "UNKNOWN", "WON", "Answer", "Budget", "line_wins", "solve"]
+__all__ = [
+    "DIFFICULTIES",
+    "LOST",
+    "UNKNOWN",
+    "WON",
+    "Answer",
+    "Budget",
+    "SolverBug",
+    "difficulty",
+    "line_wins",
+    "solve",
+]
