@@ -1,0 +1,268 @@
+"""Hints that look ahead (games.solver.hints): a winning line's first move where the solver
+finds one, the plain truth on a lost position, today's hint otherwise, and only ever from what
+the player can see."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from games.rules import VARIANTS, State, Variant, get_variant
+from games.rules.hints import describe
+from games.solver import LOST, WON, Answer, Budget, solve
+from games.solver import hints as lookahead
+from games.solver.hints import HEURISTIC, LOST_MESSAGE, SOLVER, lookahead_hint
+from tests.rules.helpers import position
+
+HIDDEN = ("gold-mine", "grounds-for-divorce", "blondes-and-brunettes")
+OPEN = ("grandfathers-clock", "selective-castle")
+#: Enough search for a deterministic answer, counted in positions; the seconds never bite.
+POSITIONS, SECONDS = 20_000, 60.0
+
+
+def normal(state: State) -> State:
+    return state._replace(move_number=0)
+
+
+def played(variant: Variant, seed: int, moves: int) -> tuple[State, set[State]]:
+    """A deal after ``moves`` of today's hints, and the positions it went through."""
+    state = variant.deal(seed)
+    seen = {normal(state)}
+    for _ in range(moves):
+        move = variant.hint(state, seen)
+        if move is None:
+            break
+        state = variant.apply(state, move)
+        seen.add(normal(state))
+    return state, seen
+
+
+def disguised(state: State, rng: random.Random) -> State:
+    """The same board to the player's eyes, its face-down cards dealt out again at random."""
+    hidden = [card for pile in state.piles for card in pile.cards[: pile.face_down]]
+    rng.shuffle(hidden)
+    piles = []
+    for pile in state.piles:
+        down, hidden = hidden[: pile.face_down], hidden[pile.face_down :]
+        piles.append(pile._replace(cards=(*down, *pile.cards[pile.face_down :])))
+    return state._replace(piles=tuple(piles))
+
+
+def lost_castle() -> tuple[Variant, State]:
+    """Selective Castle with every card home but seventeen, stuck: the Ten of spades that
+    foundation 4 wants lies under the Ace of spades, which has nowhere to go (no Two, no empty
+    pile), and the one card that moves, the Jack of spades, only goes from Queen to Queen."""
+    ranks = "23456789T"
+    piles = {f"foundation:{i}": " ".join(r + s for r in ranks) for i, s in enumerate("CDH")}
+    piles["foundation:3"] = " ".join(r + "S" for r in ranks[:-1])
+    piles |= {f"tableau:{i}": f"J{s} A{s}" for i, s in enumerate("CDH")}
+    piles |= {f"tableau:{i + 4}": f"K{s} Q{s}" for i, s in enumerate("CDHS")}
+    piles["tableau:3"] = "TS AS JS"
+    return position("selective-castle", piles, base_rank="2")
+
+
+# -- open positions: the solver sees the whole board ------------------------------------------
+
+
+def test_an_open_position_gets_the_first_move_of_a_winning_line():
+    variant = get_variant("grandfathers-clock")
+    state = variant.deal(7)
+    hint = lookahead_hint(variant, state, seconds=SECONDS, positions=POSITIONS)
+    line = solve(variant, state, Budget(positions=POSITIONS, seconds=SECONDS)).moves
+    assert hint.source == SOLVER and not hint.lost
+    assert hint.move == line[0]
+    assert hint.message == (
+        f"{describe(variant, state, hint.move)} It starts a way to win from here."
+    )
+
+
+def test_following_the_look_ahead_hints_wins_a_clock_deal():
+    variant = get_variant("grandfathers-clock")
+    state = variant.deal(3)
+    seen = {normal(state)}
+    for _ in range(100):
+        hint = lookahead_hint(variant, state, seen, seconds=SECONDS, positions=POSITIONS)
+        assert hint.source == SOLVER
+        state = variant.apply(state, hint.move)
+        assert normal(state) not in seen
+        seen.add(normal(state))
+        if variant.is_won(state):
+            break
+    assert variant.is_won(state)
+
+
+def test_a_proven_lost_position_is_called_lost_and_no_move_is_suggested():
+    variant, state = lost_castle()
+    assert variant.status(state) == "playing" and variant.legal_moves(state)
+    hint = lookahead_hint(variant, state, seconds=SECONDS, positions=POSITIONS)
+    assert (hint.move, hint.message, hint.source, hint.lost) == (None, LOST_MESSAGE, SOLVER, True)
+    assert LOST_MESSAGE == "This position can no longer be won."
+
+
+@pytest.mark.parametrize("slug", sorted(VARIANTS))
+def test_when_the_solver_does_not_answer_the_hint_is_todays(slug):
+    """A budget of one position answers nothing: the hint is the engine's heuristic one, the
+    game's earlier positions kept out exactly as it keeps them out."""
+    variant = get_variant(slug)
+    for seed in range(3):
+        state, seen = played(variant, seed, 6)
+        hint = lookahead_hint(variant, state, seen, seconds=SECONDS, positions=1)
+        assert hint.source == HEURISTIC and not hint.lost
+        assert hint.move == variant.hint(state, seen)
+        assert hint.message == describe(variant, state, hint.move)
+
+
+def test_a_winning_line_that_starts_back_where_the_game_was_gives_way_to_todays_hint():
+    variant = get_variant("grandfathers-clock")
+    state = variant.deal(7)
+    first = lookahead_hint(variant, state, seconds=SECONDS, positions=POSITIONS).move
+    back_there = normal(variant.apply(state, first))
+    hint = lookahead_hint(variant, state, {back_there}, seconds=SECONDS, positions=POSITIONS)
+    assert hint.move != first
+    assert hint.source == HEURISTIC and hint.move == variant.hint(state, {back_there})
+
+
+# -- hidden cards: sampled from the view, the same hint for the same view ---------------------
+
+
+#: Positions with hidden cards (game, deal, moves of today's hints played) where the solver
+#: wins some sampled deals within POSITIONS, and one where it wins none.
+ANSWERED = [("gold-mine", 5, 45), ("blondes-and-brunettes", 2, 3), ("blondes-and-brunettes", 5, 3)]
+UNANSWERED = [("grounds-for-divorce", 0, 5)]
+
+
+@pytest.mark.parametrize(("slug", "seed", "moves"), ANSWERED + UNANSWERED)
+def test_positions_that_look_the_same_get_the_same_look_ahead_hint(slug, seed, moves):
+    variant, rng = get_variant(slug), random.Random(slug)
+    state, seen = played(variant, seed, moves)
+    hint = lookahead_hint(variant, state, seen, seconds=SECONDS, positions=POSITIONS)
+    assert (hint.source == SOLVER) == ((slug, seed, moves) in ANSWERED)
+    for _ in range(2):
+        other = disguised(state, rng)
+        assert other != state
+        assert variant.player_view(other) == variant.player_view(state)
+        again = lookahead_hint(variant, other, seen, seconds=SECONDS, positions=POSITIONS)
+        assert again == hint, "a hint that differs with the hidden cards would reveal them"
+
+
+@pytest.mark.parametrize("slug", HIDDEN)
+def test_even_a_solver_that_reads_every_hidden_card_cannot_make_the_hint_tell_them(
+    slug, monkeypatch
+):
+    """A stand-in solver whose line starts with a move chosen by the hidden cards themselves:
+    the hint still depends on the view alone, since the deals searched do."""
+
+    def reads_the_hidden_cards(variant, deal, budget):
+        moves = variant.legal_moves(deal)
+        hidden = tuple(card for pile in deal.piles for card in pile.cards[: pile.face_down])
+        return Answer(WON, [moves[hash(hidden) % len(moves)]])
+
+    monkeypatch.setattr(lookahead, "solve", reads_the_hidden_cards)
+    variant, rng = get_variant(slug), random.Random(slug)
+    for seed in range(3):
+        state, seen = played(variant, seed, 4)
+        hint = lookahead_hint(variant, state, seen, seconds=SECONDS, positions=POSITIONS)
+        assert hint.source == SOLVER
+        for _ in range(3):
+            other = disguised(state, rng)
+            assert (
+                lookahead_hint(variant, other, seen, seconds=SECONDS, positions=POSITIONS) == hint
+            )
+
+
+def test_a_hidden_position_is_never_called_lost(monkeypatch):
+    """Every sampled deal lost proves nothing of the real one: today's hint."""
+    monkeypatch.setattr(lookahead, "solve", lambda variant, deal, budget: Answer(LOST))
+    variant = get_variant("gold-mine")
+    state, seen = played(variant, 0, 3)
+    hint = lookahead_hint(variant, state, seen, seconds=SECONDS, positions=POSITIONS)
+    assert not hint.lost and hint.source == HEURISTIC
+    assert hint.move == variant.hint(state, seen)
+
+
+def test_a_look_ahead_hint_in_a_hidden_game_is_the_move_most_sampled_deals_win_with():
+    variant = get_variant("blondes-and-brunettes")
+    state = variant.deal(1)
+    hint = lookahead_hint(variant, state, seconds=SECONDS, positions=POSITIONS)
+    assert hint.source == SOLVER and hint.samples == lookahead.SAMPLES and hint.wins > 0
+    assert hint.move in variant.legal_moves(state)
+    assert hint.message.endswith(
+        f"In {hint.wins} of {hint.samples} ways the hidden cards could lie, it starts a win."
+    )
+    # Each sampled deal looks exactly like the board, hidden cards aside.
+    deals = lookahead.samples(variant, variant.player_view(state), lookahead.SAMPLES)
+    won = 0
+    for deal in deals:
+        assert variant.player_view(deal) == variant.player_view(state)
+        assert sorted(c for p in deal.piles for c in p.cards) == sorted(
+            c for p in state.piles for c in p.cards
+        )
+        budget = Budget(positions=POSITIONS // len(deals), seconds=SECONDS)
+        answer = solve(variant, deal, budget)
+        won += answer.outcome == "won" and answer.moves[0] == hint.move
+    assert won == hint.wins
+
+
+def test_the_sampler_and_the_solver_see_only_the_players_view(monkeypatch):
+    """Structurally: the full state goes no further than ``player_view``; what decides the hint
+    is given the view (face-down cards None, seed None) and the views of earlier positions."""
+    variant = get_variant("gold-mine")
+    state, seen = played(variant, 5, 4)
+    view = variant.player_view(state)
+    calls, solved = [], []
+    real_hint_from_view, real_solve = lookahead.hint_from_view, lookahead.solve
+
+    def spy_hint_from_view(*args, **kwargs):
+        calls.append((args, kwargs))
+        return real_hint_from_view(*args, **kwargs)
+
+    def spy_solve(variant_, deal, budget):
+        solved.append(deal)
+        return real_solve(variant_, deal, budget)
+
+    monkeypatch.setattr(lookahead, "hint_from_view", spy_hint_from_view)
+    monkeypatch.setattr(lookahead, "solve", spy_solve)
+    lookahead_hint(variant, state, seen, seconds=SECONDS, positions=POSITIONS)
+
+    [(args, kwargs)] = calls
+    assert kwargs == {}
+    got_variant, got_view, got_seen, got_seconds, got_positions = args
+    assert got_variant is variant and got_view == view and got_view["seed"] is None
+    assert not any(isinstance(arg, State) for arg in args)
+    for pile in got_view["piles"].values():
+        assert pile["cards"][: pile["face_down"]] == [None] * pile["face_down"]
+    assert isinstance(got_seen, frozenset) and all(isinstance(key, str) for key in got_seen)
+    assert (got_seconds, got_positions) == (SECONDS, POSITIONS)
+    assert len(solved) == lookahead.SAMPLES
+    for deal in solved:
+        assert variant.player_view(deal) == view
+        assert deal.seed is None
+    assert state not in solved  # the real hidden cards were not among those searched
+
+
+def test_the_samples_are_seeded_by_the_view_alone():
+    variant = get_variant("grounds-for-divorce")
+    state, _ = played(variant, 2, 5)
+    view = variant.player_view(state)
+    again = {**view, "move_number": view["move_number"] + 3}
+    assert lookahead.samples(variant, view, 3) == [
+        deal._replace(move_number=view["move_number"])
+        for deal in lookahead.samples(variant, again, 3)
+    ]
+    other_view = variant.player_view(played(variant, 3, 5)[0])
+    assert lookahead.samples(variant, other_view, 1) != lookahead.samples(variant, view, 1)
+
+
+# -- the time cap ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("slug", ["grounds-for-divorce", "selective-castle"])
+def test_a_hint_keeps_to_its_time_cap(slug):
+    variant = get_variant(slug)
+    state = variant.deal(1)
+    started = time.perf_counter()
+    hint = lookahead_hint(variant, state, seconds=0.2, positions=10**9)
+    assert time.perf_counter() - started < 0.6
+    assert hint.move in variant.legal_moves(state)
