@@ -318,6 +318,9 @@ WEBSOCKET_MESSAGE_LIMIT = env_number("WEBSOCKET_MESSAGE_LIMIT", 20)
 WEBSOCKET_MESSAGE_PERIOD = env_number("WEBSOCKET_MESSAGE_PERIOD", 10.0)
 WEBSOCKET_CATCH_UP_LIMIT = 50
 LEADERBOARD_PUSH_INTERVAL = env_number("LEADERBOARD_PUSH_INTERVAL", 0.25)
+# The most a hint may search (games.solver.hints), in seconds: its request's thread is busy
+# that long (and shares the process's interpreter with the others), but holds no transaction.
+HINT_SECONDS = env_number("HINT_SECONDS", 1.0)
 # Websockets open at once (config.connection_cap), over every server process; more are closed
 # with code 4430, and 0 turns a cap off. Each page opens at most one, so 30 per account is
 # thirty pages of one player open on all their devices and scripts together, more than anyone

@@ -23,6 +23,15 @@ from games.models import IdempotencyRecord
 MAX_KEY_LENGTH = 100
 
 
+def already_answered(request: Request) -> bool:
+    """Whether the request carries an Idempotency-Key the player has used before (its answer
+    is stored, or being made): ``respond_once`` will not run the action again."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None or not 0 < len(key) <= MAX_KEY_LENGTH:
+        return False
+    return IdempotencyRecord.objects.filter(user=request.user, key=key).exists()
+
+
 def respond_once(request: Request, action: Callable[[], Response]) -> Response:
     """Run ``action`` (which writes in its own nested transaction) at most once per key."""
     key = request.headers.get("Idempotency-Key")

@@ -169,9 +169,29 @@ class CountsSerializer(serializers.Serializer):
 
 class HintSerializer(serializers.Serializer):
     move = serializers.JSONField(
-        allow_null=True, help_text="A legal move to try; null when none leads anywhere new."
+        allow_null=True,
+        help_text=(
+            "A legal move to try; null when none leads anywhere new, or when the position is "
+            "lost (no move can help then)."
+        ),
     )
-    message = serializers.CharField(help_text="The hint in words.")
+    message = serializers.CharField(
+        help_text='The hint in words; for a lost position "This position can no longer be won."'
+    )
+    source = serializers.ChoiceField(
+        choices=["solver", "heuristic"],
+        help_text=(
+            "solver: the move starts a win the solver found (where cards are hidden: in most "
+            "of a few deals that fit what the player sees), or the position is proven lost; "
+            "heuristic: the engine's rule-of-thumb choice (the solver found nothing in time)."
+        ),
+    )
+    lost = serializers.BooleanField(
+        help_text=(
+            "True when the solver proved that no sequence of moves wins from here (only on a "
+            "board with no card face down); then move is null."
+        )
+    )
     move_number = serializers.IntegerField(help_text="The game's version it was asked of.")
     hints = serializers.IntegerField(help_text="Hints given in this game so far.")
 

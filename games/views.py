@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 from config.api import ApiError, ApiErrorSerializer
 from config.handlers import streaming_content
 from games import daily, selectors, services
-from games.idempotency import respond_once
+from games.idempotency import already_answered, respond_once
 from games.rules import VARIANTS
 from games.serializers import (
     DAY_MESSAGE,
@@ -253,10 +253,34 @@ class GameHintView(GameActionView):
         responses={200: HintSerializer, **ERRORS},
     )
     def post(self, request: Request, game_id: int) -> Response:
-        return super().post(request, game_id)
+        # The search runs first, outside every transaction (respond_once holds one for an
+        # Idempotency-Key); the hint is then counted in a short one. A refusal found here is
+        # given there, in order, as for any action. A retry whose answer is already stored
+        # searches nothing.
+        worked_out = None
+        if not already_answered(request):
+            try:
+                data = valid_action(ActionInput, body(request))
+                worked_out = services.work_out_hint(
+                    user=request.user,
+                    game_id=game_id,
+                    expected_move_number=data.get("expected_move_number"),
+                )
+            except ApiError:
+                pass
 
-    def answer(self, hint: services.Hint) -> Response:
-        return Response(hint.to_json())
+        def action() -> Response:
+            data = valid_action(ActionInput, body(request))
+            hint = services.request_hint(
+                user=request.user,
+                game_id=game_id,
+                expected_move_number=data.get("expected_move_number"),
+                worked_out=worked_out,
+                search=False,
+            )
+            return Response(hint.to_json())
+
+        return respond_once(request, action)
 
 
 class GameReplayView(APIView):

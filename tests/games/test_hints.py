@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import random
 import re
+import time
 import uuid
 from typing import Any
 
 import pytest
+from django.db import connection
 from rest_framework.test import APIClient
 
-from games import daily
+from games import daily, services
 from games.models import Game
+from games.rules import State, Variant, get_variant
 from games.rules.cards import card_name, parse_card
+from games.solver import Budget, solve
+from games.solver.hints import lookahead_hint
+from tests.solver.helpers import disguised, lost_castle, played
 
 from .helpers import (
     SLUGS,
@@ -92,7 +99,10 @@ def test_every_hint_followed_through_the_api_is_accepted() -> None:
     assert Game.objects.get(pk=game["id"]).hint_count == 12
 
 
-def test_no_hint_when_every_move_goes_back_and_such_an_answer_is_not_counted() -> None:
+def test_no_hint_when_every_move_goes_back_and_such_an_answer_is_not_counted(
+    settings: Any,
+) -> None:
+    settings.HINT_SECONDS = 0  # today's hints only: the circle is theirs
     slug, seed, moves = CIRCLING_DEAL
     client = client_for()
     game = new_game(client, slug, seed=seed)
@@ -154,3 +164,111 @@ def test_a_retried_hint_with_its_idempotency_key_is_counted_once() -> None:
     assert first.status_code == again.status_code == 200
     assert first.json() == again.json()
     assert Game.objects.get(pk=game["id"]).hint_count == 1
+
+
+# -- hints that look ahead (games.solver.hints) ----------------------------------------------
+
+
+def put_state(game_id: int, variant: Variant, state: State) -> None:
+    """Set a game's board by hand (its history stays the deal's opening)."""
+    Game.objects.filter(pk=game_id).update(
+        state=variant.state_to_json(state._replace(move_number=0)), move_number=0
+    )
+
+
+def test_an_open_game_is_hinted_the_first_move_of_a_winning_line() -> None:
+    client = client_for()
+    game = new_game(client, "grandfathers-clock", seed=7)
+    variant = get_variant("grandfathers-clock")
+    line = solve(variant, variant.deal(7), Budget(positions=20_000, seconds=60)).moves
+
+    answer = hint(client, game["id"]).json()
+    assert answer["source"] == "solver" and answer["lost"] is False
+    assert answer["move"] == line[0].to_json()
+    assert answer["message"].endswith("It starts a way to win from here.")
+    assert answer["hints"] == 1
+
+
+def test_a_lost_position_is_said_to_be_lost_plainly_and_counted() -> None:
+    client = client_for()
+    game = new_game(client, "selective-castle", seed=1)
+    variant, state = lost_castle()
+    put_state(game["id"], variant, state)
+    assert detail(client, game["id"])["legal_moves"], "the game goes on: there are moves"
+
+    answer = hint(client, game["id"]).json()
+    assert answer == {
+        "move": None,
+        "message": "This position can no longer be won.",
+        "source": "solver",
+        "lost": True,
+        "move_number": 0,
+        "hints": 1,
+    }
+
+
+@pytest.mark.parametrize(("slug", "seed", "moves"), [("blondes-and-brunettes", 2, 3)])
+def test_boards_that_look_the_same_get_the_same_look_ahead_hint(
+    slug: str, seed: int, moves: int
+) -> None:
+    """Two games whose boards look alike to their players, hidden cards dealt differently."""
+    variant = get_variant(slug)
+    state, _ = played(variant, seed, moves)
+    other = disguised(state, random.Random(1))
+    assert other != state and variant.player_view(other) == variant.player_view(state)
+    answers = []
+    for board in (state, other):
+        client = client_for()
+        game = new_game(client, slug)
+        put_state(game["id"], variant, board)
+        answers.append(hint(client, game["id"]).json())
+    assert answers[0]["source"] == "solver"
+    assert answers[0] == answers[1]
+
+
+def test_a_hint_keeps_to_its_time_cap(settings: Any) -> None:
+    settings.HINT_SECONDS = 0.2
+    client = client_for()
+    game = new_game(client, "grounds-for-divorce", seed=1)
+    started = time.perf_counter()
+    response = hint(client, game["id"])
+    assert time.perf_counter() - started < 1.0
+    assert response.json()["move"] in game["legal_moves"]
+
+
+@pytest.mark.parametrize("key", [None, "a-key"])
+def test_the_search_runs_with_no_transaction_open(monkeypatch: Any, key: str | None) -> None:
+    """Not under the game's row lock, nor the Idempotency-Key's transaction: the search is
+    made before either is taken, and the count recorded after in a short one."""
+    depths = []
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        depths.append(len(connection.atomic_blocks))
+        return lookahead_hint(*args, **kwargs)
+
+    monkeypatch.setattr(services, "lookahead_hint", spy)
+    client = client_for()
+    game = new_game(client, "selective-castle")
+    outside = len(connection.atomic_blocks)  # the test's own transaction
+    extra = {} if key is None else {"HTTP_IDEMPOTENCY_KEY": key}
+    response = client.post(f"/api/games/{game['id']}/hint/", {}, format="json", **extra)
+    assert response.status_code == 200
+    assert depths == [outside]
+    assert Game.objects.get(pk=game["id"]).hint_count == 1
+
+
+def test_a_hint_worked_out_for_a_version_since_gone_gives_way_to_todays() -> None:
+    """The game moved (another tab) while the search ran: the hint given is today's for the
+    board as it now is, never a search under the lock."""
+    user = make_user()
+    client = client_for(user)
+    game = new_game(client, "grandfathers-clock", seed=7)
+    worked_out = services.work_out_hint(user=user, game_id=game["id"])
+    assert worked_out.hint.source == "solver"
+    now = play(client, game["id"], game["legal_moves"][0])
+    given = services.request_hint(
+        user=user, game_id=game["id"], worked_out=worked_out, search=False
+    )
+    assert given.source == "heuristic"
+    assert given.move.to_json() in now["legal_moves"]
+    assert given.to_json()["move_number"] == 1

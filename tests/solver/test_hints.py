@@ -9,58 +9,17 @@ import time
 
 import pytest
 
-from games.rules import VARIANTS, State, Variant, get_variant
+from games.rules import VARIANTS, State, get_variant
 from games.rules.hints import describe
 from games.solver import LOST, WON, Answer, Budget, solve
 from games.solver import hints as lookahead
 from games.solver.hints import HEURISTIC, LOST_MESSAGE, SOLVER, lookahead_hint
-from tests.rules.helpers import position
+from tests.solver.helpers import disguised, lost_castle, normal, played
 
 HIDDEN = ("gold-mine", "grounds-for-divorce", "blondes-and-brunettes")
 OPEN = ("grandfathers-clock", "selective-castle")
 #: Enough search for a deterministic answer, counted in positions; the seconds never bite.
 POSITIONS, SECONDS = 20_000, 60.0
-
-
-def normal(state: State) -> State:
-    return state._replace(move_number=0)
-
-
-def played(variant: Variant, seed: int, moves: int) -> tuple[State, set[State]]:
-    """A deal after ``moves`` of today's hints, and the positions it went through."""
-    state = variant.deal(seed)
-    seen = {normal(state)}
-    for _ in range(moves):
-        move = variant.hint(state, seen)
-        if move is None:
-            break
-        state = variant.apply(state, move)
-        seen.add(normal(state))
-    return state, seen
-
-
-def disguised(state: State, rng: random.Random) -> State:
-    """The same board to the player's eyes, its face-down cards dealt out again at random."""
-    hidden = [card for pile in state.piles for card in pile.cards[: pile.face_down]]
-    rng.shuffle(hidden)
-    piles = []
-    for pile in state.piles:
-        down, hidden = hidden[: pile.face_down], hidden[pile.face_down :]
-        piles.append(pile._replace(cards=(*down, *pile.cards[pile.face_down :])))
-    return state._replace(piles=tuple(piles))
-
-
-def lost_castle() -> tuple[Variant, State]:
-    """Selective Castle with every card home but seventeen, stuck: the Ten of spades that
-    foundation 4 wants lies under the Ace of spades, which has nowhere to go (no Two, no empty
-    pile), and the one card that moves, the Jack of spades, only goes from Queen to Queen."""
-    ranks = "23456789T"
-    piles = {f"foundation:{i}": " ".join(r + s for r in ranks) for i, s in enumerate("CDH")}
-    piles["foundation:3"] = " ".join(r + "S" for r in ranks[:-1])
-    piles |= {f"tableau:{i}": f"J{s} A{s}" for i, s in enumerate("CDH")}
-    piles |= {f"tableau:{i + 4}": f"K{s} Q{s}" for i, s in enumerate("CDHS")}
-    piles["tableau:3"] = "TS AS JS"
-    return position("selective-castle", piles, base_rank="2")
 
 
 # -- open positions: the solver sees the whole board ------------------------------------------
