@@ -25,6 +25,7 @@ class Weights:
     empty: float = 0.0  # per empty tableau pile
     waste: float = 0.0  # per card in the waste (a penalty)
     reserve: float = 0.0  # per card in the reserve (a penalty)
+    stock: float = 0.0  # per card still in the stock (dealing can never be taken back)
 
 
 class Evaluator:
@@ -39,6 +40,7 @@ class Evaluator:
         self.home = list(variant.home_idx)
         self.waste = variant.index.get("waste")
         self.reserve = variant.index.get("reserve")
+        self.stock = variant.stock_i
         self.fits = variant.tableau.fits
         self.group_fits = variant.group.fits if variant.group is not None else None
         build = variant.foundation
@@ -69,6 +71,8 @@ class Evaluator:
             total -= w.waste * len(piles[self.waste].cards)
         if w.reserve and self.reserve is not None:
             total -= w.reserve * len(piles[self.reserve].cards)
+        if w.stock and self.stock is not None:
+            total += w.stock * len(piles[self.stock].cards)
         wanted = self.wanted(state) if w.buried else ()
         for i in self.tableau:
             cards, down = piles[i]

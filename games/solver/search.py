@@ -26,7 +26,7 @@ from typing import Any
 from games.rules import IllegalMove, Move, State, Variant, move_to_json
 
 from .evaluation import Evaluator
-from .tactics import SETTINGS, Settings, Tactics
+from .tactics import SETTINGS, Pass, Tactics
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
 #: How many positions pass between two looks at the clock.
@@ -74,13 +74,28 @@ class _Won(Exception):
 
 
 def solve(
-    variant: Variant, state: State, budget: Budget = Budget(), settings: Settings | None = None
+    variant: Variant, state: State, budget: Budget = Budget(), passes: tuple[Pass, ...] = ()
 ) -> Answer:
-    """Search ``state`` (a full position, hidden cards included) for a win."""
+    """Search ``state`` (a full position, hidden cards included) for a win: the game's passes
+    (``tactics.SETTINGS``) in turn, each on its share of ``budget``."""
     started = time.perf_counter()
-    search = _Search(variant, budget, started, settings or SETTINGS[variant.slug])
-    outcome, moves = search.run(state)
-    answer = Answer(outcome, moves, search.positions, time.perf_counter() - started)
+    passes = passes or SETTINGS[variant.slug]
+    positions, outcome, moves = 0, UNKNOWN, None
+    for number, settings in enumerate(passes, start=1):
+        last = number == len(passes)
+        share = 1.0 if last else settings.share
+        left_seconds = budget.seconds - (time.perf_counter() - started)
+        search = _Search(
+            variant,
+            Budget(int((budget.positions - positions) * share), left_seconds * share),
+            settings,
+        )
+        outcome, moves = search.run(state)
+        positions += search.positions
+        if outcome == WON or (outcome == LOST and not settings.narrow):
+            break
+        outcome = UNKNOWN
+    answer = Answer(outcome, moves, positions, time.perf_counter() - started)
     if outcome == WON and not line_wins(variant, state, moves or []):
         raise SolverBug(f"{variant.slug}: a line the search found does not replay to a win")
     return answer
@@ -97,13 +112,13 @@ def line_wins(variant: Variant, state: State, moves: list[Move] | list[dict[str,
 
 
 class _Search:
-    def __init__(self, variant: Variant, budget: Budget, started: float, settings: Settings):
+    def __init__(self, variant: Variant, budget: Budget, settings: Pass):
         self.variant = variant
         self.settings = settings
         self.tactics = Tactics(variant)
         self.evaluator = Evaluator(variant, settings.weights)
         self.budget = budget
-        self.deadline = started + budget.seconds
+        self.deadline = time.perf_counter() + budget.seconds
         self.positions = 0
         self.next_look = CLOCK_EVERY
         self.seen: set[tuple[Any, ...]] = set()
@@ -147,6 +162,8 @@ class _Search:
         safe move, where there is one, is the only move tried."""
         variant, tactics, seen = self.variant, self.tactics, self.seen
         moves = variant.legal_moves(state)
+        if self.settings.narrow:
+            moves = tactics.productive(state, moves)
         safe = tactics.safe_move(state, moves)
         children = []
         for move in moves if safe is None else (safe,):
