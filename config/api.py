@@ -42,11 +42,20 @@ logger = logging.getLogger(__name__)
 class ApiError(exceptions.APIException):
     """An error a client can act on: a stable code, a message for people, an HTTP status."""
 
-    def __init__(self, code: str, message: str, status_code: int = 400, **extra: Any) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        status_code: int = 400,
+        *,
+        headers: Mapping[str, str] | None = None,
+        **extra: Any,
+    ) -> None:
         super().__init__(message, code)
         self.status_code = status_code
         self.error_code = code
         self.message = message
+        self.headers = dict(headers or {})  # e.g. Retry-After on a 503
         self.extra = extra
 
 
@@ -88,6 +97,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         )
     if isinstance(exc, ApiError):
         response = Response(error_body(exc.error_code, exc.message, **exc.extra), exc.status_code)
+        for name, value in exc.headers.items():
+            response[name] = value
         return response
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()

@@ -303,6 +303,18 @@ SPECTACULAR_SETTINGS = {
     "PATH_CONVERTER_OVERRIDES": {"game_id": int},
 }
 
+# Daily challenges (games.dailies): a day deals the first of its candidate seeds that the solver
+# proves winnable within DAILY_SOLVER_SECONDS and DAILY_SOLVER_POSITIONS per candidate. After
+# DAILY_SOLVER_CANDIDATES candidates without a proof the day deals candidate 0, marked not
+# proven (and logged as an error). DAILY_PREPARE_DAYS: days ahead of today kept prepared.
+# DAILY_SOLVER_SUBPROCESS off: solve in the calling thread (tests; the server keeps it on, so
+# that the CPU-bound search never holds the server's GIL against requests).
+DAILY_SOLVER_SECONDS = env_number("DAILY_SOLVER_SECONDS", 10.0)
+DAILY_SOLVER_POSITIONS = env_number("DAILY_SOLVER_POSITIONS", 2_000_000)
+DAILY_SOLVER_CANDIDATES = env_number("DAILY_SOLVER_CANDIDATES", 50)
+DAILY_PREPARE_DAYS = env_number("DAILY_PREPARE_DAYS", 2)
+DAILY_SOLVER_SUBPROCESS = env_bool("DAILY_SOLVER_SUBPROCESS", True)
+
 # At midnight UTC (and as it starts) each server process closes the ranked daily attempts
 # left unfinished when their day ended (games.day_closer). Off: leave it to a scheduled
 # `manage.py close_days`.

@@ -30,8 +30,15 @@ def closes_at(date: dt.date) -> dt.datetime:
     return dt.datetime.combine(date + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC)
 
 
-def daily_seed(date: dt.date, variant: str) -> int:
-    """HMAC-SHA256 of the date and game under ``DAILY_SECRET``: unknowable without the key."""
-    message = f"patience-daily-v1:{date.isoformat()}:{variant}".encode()
+def daily_seed(date: dt.date, variant: str, candidate: int = 0) -> int:
+    """The day's ``candidate``-th seed for a game (0, 1, 2, …): HMAC-SHA256 of the date, game
+    and candidate number under ``DAILY_SECRET``, unknowable without the key. The day deals the
+    first candidate the solver proves winnable (``games.dailies``). Candidate 0 keeps the
+    message of the days before candidates (``patience-daily-v1:DATE:GAME``), so the seeds of
+    those days stay what they were; candidate n > 0 appends ``:n``."""
+    if candidate < 0:
+        raise ValueError("a candidate number is 0 or more")
+    suffix = f":{candidate}" if candidate else ""
+    message = f"patience-daily-v1:{date.isoformat()}:{variant}{suffix}".encode()
     digest = hmac.new(settings.DAILY_SECRET.encode(), message, hashlib.sha256).digest()
     return int.from_bytes(digest[:8], "big") & MAX_SEED

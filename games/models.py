@@ -35,14 +35,34 @@ class Deal(models.Model):
 class DailyChallenge(models.Model):
     """One game's challenge of one UTC day: the same deal for everybody.
 
-    The seed comes from an HMAC of the date and game under a server secret, so nobody can
-    compute it ahead; staff may set a day's seed before the day starts.
+    The seed is the first of the day's candidates (an HMAC of the date, game and candidate
+    number under a server secret, so nobody can compute it ahead) that the solver proves
+    winnable: ``games.dailies`` prepares it days ahead. Staff may set a day's seed before the
+    day starts; it is solved too, and kept even when not proven winnable.
+
+    The certificate (``solution``, the winning line) shows every card: like the seed, nobody
+    sees it before the day has closed.
     """
+
+    class Outcome(models.TextChoices):
+        PROVEN = "proven", "Proven winnable"
+        UNKNOWN = "unknown", "Not proven (the solver's budget ran out)"
+        LOST = "lost", "Proven lost"
+        UNSOLVED = "unsolved", "Not solved"  # made before the solver (migration 0008)
 
     date = models.DateField()
     variant = models.CharField(max_length=32, choices=VARIANT_CHOICES)
     deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="daily_challenges")
     seed_set_by_staff = models.BooleanField(default=False)
+    #: Which candidate seed (``daily.daily_seed``'s number) the day deals; null for staff's.
+    candidate = models.PositiveIntegerField(null=True, blank=True)
+    outcome = models.CharField(max_length=16, choices=Outcome.choices, default=Outcome.UNSOLVED)
+    #: The winning line (engine moves as JSON) when proven: secret until the day has closed.
+    solution = models.JSONField(null=True, blank=True)
+    #: What the solver spent on the deal it kept: {"positions": ..., "seconds": ...}.
+    solver = models.JSONField(default=dict, blank=True)
+    #: easy, medium, hard or expert (games.solver.difficulty) when proven; else "".
+    difficulty = models.CharField(max_length=8, blank=True, default="")
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -53,6 +73,10 @@ class DailyChallenge(models.Model):
 
     def __str__(self) -> str:
         return f"{self.date} {self.variant}"
+
+    @property
+    def proven(self) -> bool:
+        return self.outcome == self.Outcome.PROVEN
 
 
 class Game(models.Model):

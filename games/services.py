@@ -95,20 +95,34 @@ def create_game(*, user: AbstractBaseUser, variant_slug: str, seed: int | None =
         return _start(user, variant, _deal(variant.slug, seed), seed_chosen=seed_chosen)
 
 
+#: How long a player is asked to wait for a challenge still being prepared (seconds).
+NOT_READY_RETRY_AFTER = 60
+
+
 def daily_challenge(date: dt.date, variant_slug: str) -> DailyChallenge:
-    """The day's challenge for a game, made on first use (every process makes the same one)."""
+    """The day's challenge for a game, prepared ahead (``games.dailies``). A request never
+    waits on the solver: when the day's challenge is not there yet, ``challenge_not_ready``."""
     variant = variant_or_error(variant_slug)
     challenge = DailyChallenge.objects.select_related("deal").filter(
         date=date, variant=variant.slug
     )
     if found := challenge.first():
         return found
-    with transaction.atomic():
-        deal = _deal(variant.slug, daily.daily_seed(date, variant.slug))
-        found, _ = DailyChallenge.objects.get_or_create(
-            date=date, variant=variant.slug, defaults={"deal": deal}
-        )
-    return found
+    return challenge_not_ready(date, variant.slug)
+
+
+def challenge_not_ready(date: dt.date, variant_slug: str) -> DailyChallenge:
+    """503 ``daily_not_ready`` with Retry-After: the server's day-closing thread is preparing
+    (or will prepare) the challenge; the player comes back in a minute. (The tests replace
+    this with the preparation itself: tests/conftest.py.)"""
+    name = get_variant(variant_slug).name
+    day = "Today's" if date == daily.today() else f"The {date}"
+    raise ApiError(
+        "daily_not_ready",
+        f"{day} {name} challenge is still being prepared; try again in a minute.",
+        503,
+        headers={"Retry-After": str(NOT_READY_RETRY_AFTER)},
+    )
 
 
 def _deal(variant_slug: str, seed: int) -> Deal:

@@ -9,6 +9,31 @@ def pytest_configure(config: pytest.Config) -> None:
     from django.conf import settings
 
     settings.CLOSE_DAYS_IN_SERVER = False
+    # Daily challenges are solved (games.dailies) in this process, on a budget of positions
+    # small enough for a test run and deterministic (the seconds never run out first): the
+    # quick games are proven within it, the slow ones deal candidate 0 unproven after two tries.
+    settings.DAILY_SOLVER_SUBPROCESS = False
+    settings.DAILY_SOLVER_POSITIONS = 3000
+    settings.DAILY_SOLVER_SECONDS = 600.0
+    settings.DAILY_SOLVER_CANDIDATES = 2
+
+
+@pytest.fixture(autouse=True)
+def _daily_challenges_prepared_on_first_use(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The service prepares each day's challenges ahead (games.dailies) and a request that
+    finds none is told to come back (503 ``daily_not_ready``). Tests that play a challenge
+    need it prepared: here the first request that finds none prepares it, through the real
+    preparation service (the solver's answers memoized per deal and budget, so a run pays
+    for each deal once). Tests marked ``dailies_unprepared`` see the service as it is."""
+    if request.node.get_closest_marker("dailies_unprepared"):
+        return
+    from games import dailies, services
+
+    monkeypatch.setattr(
+        services, "challenge_not_ready", lambda date, slug: dailies.prepare(date, slug)[0]
+    )
 
 
 @pytest.fixture(scope="session", autouse=True)

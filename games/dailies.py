@@ -1,0 +1,198 @@
+"""Preparing the daily challenges ahead: each day's deal is proven winnable before anyone plays.
+
+A day's deal for a game is the first of its candidate seeds (``daily.daily_seed(date, game,
+n)`` for n = 0, 1, 2, …) that the solver proves winnable within the budget (settings
+``DAILY_SOLVER_SECONDS``, ``DAILY_SOLVER_POSITIONS``). The challenge keeps the winning line
+(the certificate), the candidate number, what the solver spent and the deal's difficulty.
+After ``DAILY_SOLVER_CANDIDATES`` candidates without a proof, the day deals the first one not
+proven lost, marked ``unknown`` (and logged as an error): a day always has its challenge.
+
+Who prepares: each server process's day-closing thread (``games.day_closer``: today and the
+next ``DAILY_PREPARE_DAYS`` days, as it starts and after each midnight) and ``manage.py
+prepare_dailies``. Never a player's request: one that finds no challenge is told to come back
+(``services.daily_challenge``, 503 ``daily_not_ready``).
+
+The search is pure-Python and CPU-bound: run in a thread of the server it would hold the GIL
+against the requests for seconds at a time. So it runs in a separate process (a
+``ProcessPoolExecutor`` of one worker, started on first use, spawned rather than forked from
+the threaded server), and the calling thread only waits for the answer. Staff setting a seed in
+the admin wait on a pool of their own, not behind a day's preparation.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import logging
+import multiprocessing
+import threading
+from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+
+from games import certify, daily
+from games.models import DailyChallenge, Deal
+from games.rules import DEAL_VERSION, VARIANTS
+from games.solver import LOST, WON
+
+logger = logging.getLogger("patience.daily")
+
+_pools: dict[str, ProcessPoolExecutor] = {}
+_pools_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """The solver's answer on one deal, as a challenge stores it."""
+
+    slug: str
+    seed: int
+    outcome: str  # won, lost or unknown (the solver's words)
+    moves: list[dict[str, Any]] | None
+    solver: dict[str, Any]
+    difficulty: str
+
+    @property
+    def challenge_outcome(self) -> str:
+        return {
+            WON: DailyChallenge.Outcome.PROVEN,
+            LOST: DailyChallenge.Outcome.LOST,
+        }.get(self.outcome, DailyChallenge.Outcome.UNKNOWN)
+
+    def fields(self) -> dict[str, Any]:
+        """The challenge's fields that hold this answer."""
+        return {
+            "outcome": self.challenge_outcome,
+            "solution": self.moves,
+            "solver": self.solver,
+            "difficulty": self.difficulty,
+        }
+
+
+def budget() -> tuple[int, float]:
+    return int(settings.DAILY_SOLVER_POSITIONS), float(settings.DAILY_SOLVER_SECONDS)
+
+
+def _pool(name: str) -> ProcessPoolExecutor:
+    with _pools_lock:
+        if name not in _pools:
+            _pools[name] = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn")
+            )
+        return _pools[name]
+
+
+def _run(pool: str, slug: str, seed: int, positions: int, seconds: float) -> dict[str, Any]:
+    if not settings.DAILY_SOLVER_SUBPROCESS:
+        return certify.solve_seed(slug, seed, positions, seconds)
+    try:
+        return _pool(pool).submit(certify.solve_seed, slug, seed, positions, seconds).result()
+    except BrokenProcessPool:
+        with _pools_lock:  # the worker died (killed, out of memory): a new one next time
+            _pools.pop(pool, None)
+        raise
+
+
+@functools.lru_cache(maxsize=512)
+def _solved(
+    slug: str, seed: int, deal_version: int, positions: int, seconds: float, pool: str
+) -> Certificate:
+    """Memoized per (game, seed, deal version, budget) in this process: a retry after an
+    error, or a test run, pays for each deal once."""
+    found = _run(pool, slug, seed, positions, seconds)
+    return Certificate(slug=slug, seed=seed, **found)
+
+
+def solve_seed(slug: str, seed: int, *, pool: str = "daily") -> Certificate:
+    """The solver's answer on one deal within the configured budget (waits for it)."""
+    positions, seconds = budget()
+    return _solved(slug, seed, DEAL_VERSION, positions, seconds, pool)
+
+
+def choose(date: dt.date, slug: str) -> tuple[int, Certificate]:
+    """The day's candidate for a game and its certificate: the first proven winnable."""
+    tried: list[tuple[int, Certificate]] = []
+    for candidate in range(max(1, int(settings.DAILY_SOLVER_CANDIDATES))):
+        seed = daily.daily_seed(date, slug, candidate)
+        try:
+            answer = solve_seed(slug, seed)
+        except BrokenProcessPool:
+            raise
+        except Exception:  # a solver bug on one deal: not this one, try the next
+            logger.exception("solving %s %s candidate %d failed", date, slug, candidate)
+            continue
+        if answer.outcome == WON:
+            return candidate, answer
+        tried.append((candidate, answer))
+    logger.error(
+        "no candidate of %s %s proven winnable in %d tries: it deals one not proven",
+        date,
+        slug,
+        len(tried),
+    )
+    for candidate, answer in tried:
+        if answer.outcome != LOST:
+            return candidate, answer
+    seed = daily.daily_seed(date, slug, 0)
+    return 0, Certificate(slug, seed, "unknown", None, {}, "")
+
+
+def prepared(date: dt.date, slug: str) -> DailyChallenge | None:
+    return DailyChallenge.objects.select_related("deal").filter(date=date, variant=slug).first()
+
+
+def prepare(date: dt.date, slug: str) -> tuple[DailyChallenge, bool]:
+    """The day's challenge for a game, solved and stored if it is not yet: (challenge,
+    whether it was made now). May take a while (the solver); every process makes one that
+    is proven winnable, and the first stored stands."""
+    if found := prepared(date, slug):
+        return found, False
+    candidate, answer = choose(date, slug)
+    with transaction.atomic():
+        deal, _ = Deal.objects.get_or_create(
+            variant=slug, seed=answer.seed, deal_version=DEAL_VERSION
+        )
+        try:
+            with transaction.atomic():
+                challenge = DailyChallenge.objects.create(
+                    date=date, variant=slug, deal=deal, candidate=candidate, **answer.fields()
+                )
+        except IntegrityError:  # another process stored the day's challenge first
+            return DailyChallenge.objects.select_related("deal").get(date=date, variant=slug), False
+    logger.info(
+        "prepared the %s challenge of %s: candidate %d, %s%s",
+        slug,
+        date,
+        candidate,
+        challenge.outcome,
+        f" ({challenge.difficulty})" if challenge.difficulty else "",
+    )
+    return challenge, True
+
+
+def days_from(first: dt.date, days: int) -> list[dt.date]:
+    return [first + dt.timedelta(days=n) for n in range(days)]
+
+
+def prepare_days(
+    dates: Iterable[dt.date], slugs: Iterable[str] = VARIANTS
+) -> list[tuple[DailyChallenge, bool]]:
+    """Every listed game's challenge of every listed day (the quickest games first)."""
+    slugs = list(slugs)
+    return [prepare(date, slug) for date in dates for slug in slugs]
+
+
+def prepare_ahead() -> list[tuple[DailyChallenge, bool]]:
+    """Today's challenges and the next ``DAILY_PREPARE_DAYS`` days'. A day that has opened
+    without its challenge (the service was down, or the solver slow) is prepared first, and
+    said so: players are being told to come back in a minute meanwhile."""
+    today = daily.today()
+    for slug in VARIANTS:
+        if not DailyChallenge.objects.filter(date=today, variant=slug).exists():
+            logger.warning("no challenge prepared for %s %s; preparing it now", today, slug)
+    return prepare_days(days_from(today, 1 + int(settings.DAILY_PREPARE_DAYS)))
