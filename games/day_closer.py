@@ -1,10 +1,16 @@
-"""Closing each day's unfinished ranked attempts when the day ends, inside the server process.
+"""Closing each day's unfinished ranked attempts when the day ends, and preparing the coming
+days' challenges, inside the server process.
 
 A ranked daily attempt can only be played on its own UTC day; one still in play at midnight
 stands as it was left (``services.close_unfinished_attempts``). Every server process runs one
 daemon thread that does this as the server starts (catching up on days that ended while the
 service was down) and then just after each midnight UTC. Processes racing on the same attempt
 are harmless: each attempt is closed in a transaction of its own, under its row lock, once.
+
+After closing, the same thread prepares today's challenges and the next days'
+(``dailies.prepare_ahead``): the solver runs in a process of its own, so this thread only
+waits on it and the server's requests keep the GIL. A fresh server whose days are not
+prepared yet answers "being prepared" (503 ``daily_not_ready``) meanwhile, never blocks.
 
 The thread is started from the server's event loop (``StartWithServer``), and the live updates
 of the attempts it closes go out through that loop (``config.publish``), as a request's do:
@@ -58,12 +64,33 @@ def close_days_once() -> list[int]:
     return closed
 
 
+def prepare_days_once() -> int:
+    """Today's challenges and the next days' (``dailies.prepare_ahead``), as many as were
+    made; errors are logged (the next pass tries again), never raised into the thread."""
+    from games import dailies
+
+    try:
+        close_old_connections()
+        made = sum(created for _, created in dailies.prepare_ahead())
+    except Exception:
+        logger.exception("preparing the daily challenges failed")
+        return 0
+    finally:
+        connections.close_all()
+    if made:
+        logger.info("prepared %d daily challenges", made)
+    return made
+
+
 def run(stop: threading.Event, loop: asyncio.AbstractEventLoop | None = None) -> None:
-    """Close past days' attempts now, then after every midnight UTC, until ``stop`` is set;
-    live updates through the server's ``loop`` when there is one."""
+    """Close past days' attempts and prepare the coming days' challenges now, then after
+    every midnight UTC, until ``stop`` is set; live updates through the server's ``loop``
+    when there is one."""
     request_loop.set(loop)
     while not stop.is_set():
         close_days_once()
+        if not stop.is_set():
+            prepare_days_once()
         stop.wait(seconds_until_next_day(timezone.now()))
 
 

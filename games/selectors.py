@@ -941,16 +941,24 @@ def daily_overview(date: dt.date, user: AbstractBaseUser | None) -> dict[str, An
     items = []
     for slug, variant in VARIANTS.items():
         challenge = challenges.get(slug)
-        seed = challenge.deal.seed if challenge else daily.daily_seed(date, slug)
         attempt = mine.get(slug)
+        proven = bool(challenge and challenge.proven)
         items.append(
             {
                 "variant": slug,
                 "name": variant.name,
-                "seed": seed if closed else None,
+                # The seed (and the certificate) once the day has closed; a day that had no
+                # challenge has no seed.
+                "seed": challenge.deal.seed if closed and challenge else None,
                 "attempts": counts.get(slug, 0),
                 "can_attempt": signed_in and is_today and attempt is None,
                 "your_attempt": _attempt_summary(attempt, date, slug) if attempt else None,
+                # Prepared ahead (games.dailies); until then a start is refused (503).
+                "ready": challenge is not None,
+                # Coarse labels only (RULES.md, "Winnable, solutions and hints").
+                "proven_winnable": proven,
+                "difficulty": challenge.difficulty or None if challenge else None,
+                "solution_available": closed and proven,
             }
         )
     return {
@@ -961,6 +969,51 @@ def daily_overview(date: dt.date, user: AbstractBaseUser | None) -> dict[str, An
         "challenges": items,
         "streaks": daily_streaks(user) if signed_in else None,
     }
+
+
+def daily_solution(date: dt.date, variant: str, step: int | None = None) -> dict[str, Any]:
+    """How the day's deal could be won (the solver's certificate), once the day has closed:
+    the line shows every card, so before that it is ``not_yet`` for everybody. With ``step``,
+    also the board (every card) after that many of the line's moves, and what the last of
+    them set off: for the step-through replay."""
+    name = VARIANTS[variant].name
+    if not daily.day_closed(date):
+        raise ApiError(
+            "not_yet",
+            f"The {date} {name} challenge's solution is shown once its day has closed "
+            "(midnight UTC).",
+            404,
+        )
+    challenge = (
+        DailyChallenge.objects.select_related("deal").filter(date=date, variant=variant).first()
+    )
+    if challenge is None or not challenge.proven or not challenge.solution:
+        raise ApiError(
+            "no_solution",
+            f"The {date} {name} challenge has no winning line: the solver did not prove it "
+            "winnable.",
+            404,
+        )
+    body: dict[str, Any] = {
+        "date": date,
+        "variant": variant,
+        "seed": challenge.deal.seed,
+        "moves": challenge.solution,
+        "length": len(challenge.solution),
+        "solver": {
+            "positions": challenge.solver.get("positions"),
+            "seconds": challenge.solver.get("seconds"),
+        },
+    }
+    if step is not None:
+        if step > len(challenge.solution):
+            raise ApiError("invalid_step", f"Choose a step from 0 to {len(challenge.solution)}.")
+        rules = get_variant(variant)
+        state, events = opening(rules, challenge.deal), []
+        for move in challenge.solution[:step]:
+            state, events = rules.play(state, move)
+        body.update(step=step, state=rules.state_to_json(state), events=events)
+    return body
 
 
 def _attempt_summary(game: Game, date: dt.date, variant: str) -> dict[str, Any]:

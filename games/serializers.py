@@ -306,6 +306,25 @@ class DailyChallengeSerializer(serializers.Serializer):
     attempts = serializers.IntegerField()
     can_attempt = serializers.BooleanField()
     your_attempt = AttemptSummarySerializer(allow_null=True)
+    ready = serializers.BooleanField(
+        help_text="Prepared: false while the solver is still proving the day's deal winnable "
+        "(starting it then answers 503 daily_not_ready)."
+    )
+    proven_winnable = serializers.BooleanField(
+        help_text="The solver has proven the deal winnable (every prepared daily deal is, "
+        "unless the solver ran out of budget on every candidate, or staff kept a seed of theirs "
+        "that is not)."
+    )
+    difficulty = serializers.ChoiceField(
+        choices=["easy", "medium", "hard", "expert"],
+        allow_null=True,
+        help_text="How much search the solver needed to find a win "
+        "(games/solver/difficulty.py); null when not proven winnable.",
+    )
+    solution_available = serializers.BooleanField(
+        help_text="The day has closed and GET /api/daily/{date}/{game}/solution/ shows how "
+        "the deal could be won."
+    )
 
 
 class StreakSerializer(serializers.Serializer):
@@ -325,6 +344,33 @@ class DailyOverviewSerializer(serializers.Serializer):
     closes_at = serializers.DateTimeField()
     challenges = DailyChallengeSerializer(many=True)
     streaks = StreaksSerializer(allow_null=True)
+
+
+class SolverFiguresSerializer(serializers.Serializer):
+    positions = serializers.IntegerField(allow_null=True)
+    seconds = serializers.FloatField(allow_null=True)
+
+
+class DailySolutionSerializer(serializers.Serializer):
+    """How a closed day's deal could be won: the solver's winning line from the deal."""
+
+    date = serializers.DateField()
+    variant = serializers.CharField()
+    seed = serializers.IntegerField()
+    moves = serializers.ListField(
+        child=serializers.DictField(), help_text="The winning line, in the moves' JSON."
+    )
+    length = serializers.IntegerField(help_text="How many moves the line has.")
+    solver = SolverFiguresSerializer(help_text="What the solver searched to find it.")
+    step = serializers.IntegerField(required=False, help_text="With ?step=N only: N.")
+    state = PlayerViewSerializer(
+        required=False, help_text="With ?step=N only: the board after N moves, every card shown."
+    )
+    events = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="With ?step=N only: the automatic effects of move N.",
+    )
 
 
 class AttemptResultSerializer(serializers.Serializer):

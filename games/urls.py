@@ -28,6 +28,11 @@ urlpatterns = [
         name="daily-replay",
     ),
     path(
+        "daily/<date:date>/<slug:variant>/solution/",
+        views.DailySolutionView.as_view(),
+        name="daily-solution",
+    ),
+    path(
         "leaderboards/daily/<date:date>/<slug:variant>/",
         views.DailyLeaderboardView.as_view(),
         name="leaderboard-daily",
@@ -37,6 +42,10 @@ urlpatterns = [
     re_path(
         r"^daily/(?P<day>[0-9]{4}-[0-9]{2}-[0-9]{2})/[-\w]+/(?:attempt|replay)/$",
         views.NoSuchDayView.as_view(http_method_names=["post", "options"]),
+    ),
+    re_path(
+        r"^daily/(?P<day>[0-9]{4}-[0-9]{2}-[0-9]{2})/[-\w]+/solution/$",
+        views.NoSuchDayView.as_view(http_method_names=["get", "head", "options"]),
     ),
     re_path(
         r"^leaderboards/daily/(?P<day>[0-9]{4}-[0-9]{2}-[0-9]{2})/[-\w]+/$",

@@ -30,6 +30,7 @@ from games.serializers import (
     DailyLeaderboardSerializer,
     DailyOverviewSerializer,
     DailyQuery,
+    DailySolutionSerializer,
     ExportSerializer,
     GameFilter,
     GamePageSerializer,
@@ -403,6 +404,24 @@ class DailyReplayView(APIView):
             return Response(outcome.representation, status=201)
 
         return respond_once(request, action)
+
+
+class DailySolutionView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        summary="How a closed day's deal could be won: the solver's line (404 not_yet before)",
+        operation_id="daily_solution",
+        parameters=[ReplayQuery],
+        responses={200: DailySolutionSerializer, 400: ApiErrorSerializer, 404: ApiErrorSerializer},
+    )
+    def get(self, request: Request, date: dt.date, variant: str) -> Response:
+        slug = known_variant(variant)
+        query = ReplayQuery(data=request.query_params)
+        if not query.is_valid():
+            raise ApiError("invalid_step", "Choose a step: a whole number from 0 up.")
+        step = query.validated_data.get("step")
+        return Response(selectors.daily_solution(date, slug, step))
 
 
 class DailyLeaderboardView(APIView):

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from games import daily
+from games import daily, services
 from games.history import line_of_play
 from games.models import DailyChallenge, Game
 from games.rules import MAX_SEED, get_variant
@@ -505,6 +505,10 @@ def test_the_days_challenges_for_an_anonymous_visitor(clock: DailyClock) -> None
             "attempts": 0,
             "can_attempt": False,
             "your_attempt": None,
+            "ready": False,  # nothing prepared the day here (tests/games/test_dailies.py)
+            "proven_winnable": False,
+            "difficulty": None,
+            "solution_available": False,
         }
 
 
@@ -550,11 +554,14 @@ def test_another_days_challenges(clock: DailyClock) -> None:
     client = client_for(user)
     past = DAY - dt.timedelta(days=2)
     game = daily_game(user, past, "gold-mine", status="resigned", board_moves=4)
+    prepared = {slug: services.daily_challenge(past, slug) for slug in SLUGS}
     body = overview(client, past)
     assert body["date"] == past.isoformat() and body["today"] == DAY.isoformat()
     assert body["open"] is False
     for challenge in body["challenges"]:
-        assert challenge["seed"] == daily.daily_seed(past, challenge["variant"])
+        made = prepared[challenge["variant"]]
+        assert challenge["seed"] == made.deal.seed
+        assert made.deal.seed == daily.daily_seed(past, challenge["variant"], made.candidate)
         assert challenge["can_attempt"] is False
     mine = challenge_of(body, "gold-mine")["your_attempt"]
     assert mine == {
