@@ -202,14 +202,29 @@ class DailyChallengeForm(forms.ModelForm):
         return date
 
 
+def winnable_words(challenge: DailyChallenge) -> str:
+    figures = challenge.solver or {}
+    cost = ""
+    if figures.get("positions") is not None:
+        cost = f" after {figures['positions']} positions, {figures.get('seconds', 0)} s"
+    if challenge.proven:
+        return f"Proven winnable ({challenge.difficulty}){cost}."
+    if challenge.outcome == DailyChallenge.Outcome.LOST:
+        return f"Not winnable: the solver searched every position{cost}."
+    if challenge.outcome == DailyChallenge.Outcome.UNKNOWN:
+        return f"Not proven winnable: the solver's budget ran out{cost}."
+    return "Not solved (made before the solver)."
+
+
 @admin.register(DailyChallenge)
 class DailyChallengeAdmin(admin.ModelAdmin):
     form = DailyChallengeForm
-    list_display = ["date", "variant", "seed_set_by_staff", "attempts"]
-    list_filter = ["variant", "seed_set_by_staff", "date"]
+    list_display = ["date", "variant", "seed_set_by_staff", "outcome", "difficulty", "attempts"]
+    list_filter = ["variant", "seed_set_by_staff", "outcome", "date"]
     date_hierarchy = "date"
 
-    readonly_fields = ["leaderboard"]
+    # Never the winning line: it shows every card, and the day has not closed for everyone.
+    readonly_fields = ["winnable", "leaderboard"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[DailyChallenge]:
         # Counted in the list's one query, not one query per row.
@@ -219,6 +234,13 @@ class DailyChallengeAdmin(admin.ModelAdmin):
     @admin.display(description="ranked attempts", ordering="attempt_count")
     def attempts(self, challenge: DailyChallenge) -> int:
         return challenge.attempt_count  # type: ignore[attr-defined]
+
+    @admin.display(description="winnable")
+    def winnable(self, challenge: DailyChallenge) -> str:
+        """Whether the solver proved the deal winnable, and at what cost."""
+        if challenge.pk is None:
+            return "The seed is solved when you save (this may take a few seconds)."
+        return winnable_words(challenge)
 
     @admin.display(description="leaderboard")
     def leaderboard(self, challenge: DailyChallenge) -> str:
@@ -265,6 +287,14 @@ class DailyChallengeAdmin(admin.ModelAdmin):
             seed=form.cleaned_data["seed"],
             reason=form.cleaned_data.get("reason", ""),
         )
+        if not obj.proven:
+            self.message_user(
+                request,
+                f"Kept, but deal {obj.deal.seed} is not proven winnable: {winnable_words(obj)} "
+                "Players are told every daily deal is proven winnable; choose another seed "
+                "unless you mean this one.",
+                messages.WARNING,
+            )
 
     def delete_model(self, request: HttpRequest, obj: DailyChallenge) -> None:
         services.remove_daily_challenge(actor=request.user, challenge=obj)

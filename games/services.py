@@ -18,7 +18,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from config.api import ApiError
-from games import daily, live, selectors, store
+from games import dailies, daily, live, selectors, store
 from games.history import (
     CLOSE,
     RESIGN,
@@ -619,9 +619,12 @@ FUTURE_DAYS_ONLY_MESSAGE = (
 def save_daily_challenge(
     *, actor: AbstractBaseUser, challenge: DailyChallenge, seed: int, reason: str = ""
 ) -> DailyChallenge:
-    """Staff set a future day's deal to deal number ``seed``, audited."""
+    """Staff set a future day's deal to deal number ``seed``, audited. The seed is solved
+    first (staff wait on the solver, within its budget): the challenge keeps the solver's
+    answer, proven winnable or not (staff may keep a deal the solver did not prove)."""
     if challenge.date <= daily.today():
         raise ApiError("challenge_started", FUTURE_DAYS_ONLY_MESSAGE, 409)
+    answer = dailies.solve_seed(challenge.variant, seed, pool="admin")
     with transaction.atomic():
         before = (
             DailyChallenge.objects.filter(pk=challenge.pk)
@@ -632,11 +635,15 @@ def save_daily_challenge(
         )
         challenge.deal = _deal(challenge.variant, seed)
         challenge.seed_set_by_staff = True
+        challenge.candidate = None
+        for name, value in answer.fields().items():
+            setattr(challenge, name, value)
         challenge.save()
         details: dict[str, Any] = {
             "date": challenge.date.isoformat(),
             "variant": challenge.variant,
             "seed": challenge.deal.seed,
+            "outcome": challenge.outcome,
         }
         if before:
             details["previous"] = {

@@ -97,3 +97,49 @@ def test_the_challenge_list_counts_attempts_in_a_fixed_number_of_queries(
     rows = {row.date: row for row in page.context["cl"].result_list}
     assert page.context["cl"].model_admin.attempts(rows[today]) == 12
     assert page.context["cl"].model_admin.attempts(rows[today + dt.timedelta(days=1)]) == 0
+
+
+def test_a_seed_staff_set_is_solved_and_shown_proven_winnable(staff_client, settings):
+    settings.DAILY_SOLVER_POSITIONS, settings.DAILY_SOLVER_SECONDS = 2_000_000, 10.0
+    tomorrow = daily.today() + dt.timedelta(days=1)
+    response = staff_client.post(
+        "/admin/games/dailychallenge/add/",
+        {"date": tomorrow.isoformat(), "variant": "grandfathers-clock", "seed": "7"},
+        follow=True,
+    )
+    assert response.status_code == 200
+    assert b"not proven winnable" not in response.content
+    challenge = DailyChallenge.objects.get(date=tomorrow, variant="grandfathers-clock")
+    assert (challenge.outcome, challenge.candidate, challenge.seed_set_by_staff) == (
+        "proven",
+        None,
+        True,
+    )
+    assert challenge.difficulty in ("easy", "medium", "hard", "expert")
+    assert challenge.solution, "the certificate is kept"
+    page = staff_client.get(f"/admin/games/dailychallenge/{challenge.pk}/change/")
+    text = page.content.decode()
+    assert f"Proven winnable ({challenge.difficulty})" in text
+    assert '"type": "move"' not in text and "&quot;type&quot;" not in text, "never the line"
+    listing = staff_client.get("/admin/games/dailychallenge/").content.decode()
+    assert "proven" in listing.lower()
+
+
+def test_staff_are_warned_when_their_seed_is_not_proven_winnable_and_may_keep_it(
+    staff_client, settings
+):
+    settings.DAILY_SOLVER_POSITIONS = 50  # the solver cannot prove Gold Mine on this
+    tomorrow = daily.today() + dt.timedelta(days=1)
+    response = staff_client.post(
+        "/admin/games/dailychallenge/add/",
+        {"date": tomorrow.isoformat(), "variant": "gold-mine", "seed": "99"},
+        follow=True,
+    )
+    text = response.content.decode()
+    assert "Kept, but deal 99 is not proven winnable" in text
+    assert "the solver&#x27;s budget ran out" in text or "the solver's budget ran out" in text
+    challenge = DailyChallenge.objects.get(date=tomorrow, variant="gold-mine")
+    assert (challenge.deal.seed, challenge.outcome) == (99, "unknown")
+    assert challenge.solution is None and challenge.difficulty == ""
+    page = staff_client.get(f"/admin/games/dailychallenge/{challenge.pk}/change/")
+    assert "Not proven winnable: the solver" in page.content.decode()
