@@ -16,6 +16,11 @@ urlpatterns = [
     path("replay/<int:game_id>/", views.replay, name="replay"),
     path("daily/", views.daily_page, name="daily"),
     path("daily/<date:date>/<slug:slug>/", views.daily_board, name="daily-board"),
+    path(
+        "daily/<date:date>/<slug:slug>/solution/",
+        views.daily_solution,
+        name="daily-solution",
+    ),
     path("leaderboards/", views.leaderboards, name="leaderboards"),
     path("profile/", views.profile, name="profile"),
     path("players/<str:username>/", views.player, name="player"),

@@ -121,6 +121,16 @@ def daily_board(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
     )
 
 
+def daily_solution(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
+    """A closed day's winning line, stepped through from the deal on the replay page (the
+    line itself comes from /api/daily/{date}/{game}/solution/, which says not_yet before)."""
+    if slug not in GAMES:
+        raise Http404("No such game.")
+    return _page(
+        request, "replay.html", solution=True, date=date, slug=slug, name=GAMES[slug]
+    )
+
+
 def leaderboards(request: HttpRequest) -> HttpResponse:
     return _page(request, "leaderboards.html")
 

@@ -23,7 +23,10 @@ const streaksBox = document.getElementById("daily-streaks");
 const message = document.getElementById("daily-message");
 
 let timer = null;
+let retry = null; // asks again while a challenge of today is still being prepared
 let loading = 0;
+const RETRY_MS = 60_000;
+const provenLine = document.getElementById("daily-proven");
 
 const report = (text) => say(message, text, "error");
 
@@ -55,6 +58,17 @@ function attemptLine(attempt, total) {
   return el("p", { class: "your-attempt" }, "Your attempt: ", parts.join(" · "), " · ", rank);
 }
 
+/** How hard the deal is (the solver's effort, games/solver/difficulty.py), and whether it is
+ * proven winnable: coarse labels that say nothing of any card. */
+function difficultyLine(challenge) {
+  if (!challenge.ready) return null;
+  const parts = [];
+  if (challenge.difficulty) parts.push(el("span", { class: `difficulty difficulty-${challenge.difficulty}` }, `Difficulty: ${challenge.difficulty}`));
+  if (challenge.proven_winnable) parts.push(el("span", { class: "proven" }, "proven winnable"));
+  if (!parts.length) return null;
+  return el("p", { class: "difficulty-line" }, ...parts.flatMap((part, i) => (i ? [" · ", part] : [part])));
+}
+
 function streakLine(streak) {
   if (!streak) return null;
   return el("p", { class: "streak" }, `Streak ${streak.current} (best ${streak.best})`);
@@ -73,6 +87,7 @@ function challengeCard(challenge, day, decks) {
       `${plural(challenge.attempts, "ranked attempt")}`,
       challenge.seed !== null ? ` · deal ${challenge.seed}` : "",
     ),
+    difficultyLine(challenge),
     attemptLine(challenge.your_attempt, total),
     streakLine(streak),
     challengeActions(challenge, day, report),
@@ -172,6 +187,10 @@ async function load(date) {
     renderCountdown(day);
     renderStreaks(day.streaks);
     list.replaceChildren(...day.challenges.map((c) => challengeCard(c, day, decks)));
+    const ready = day.challenges.filter((c) => c.ready);
+    provenLine.hidden = !ready.length || !ready.every((c) => c.proven_winnable);
+    clearTimeout(retry);
+    if (day.open && ready.length < day.challenges.length) retry = setTimeout(() => load(date), RETRY_MS);
   } catch (error) {
     if (ticket !== loading) return;
     // A day the server refuses (30 February, one with no challenges): said in its own words,

@@ -43,6 +43,16 @@ export function challengeActions(challenge, day, report, { ids = false } = {}) {
   const base = `/api/daily/${day.date}/${challenge.variant}`;
   const id = (name) => (ids ? name : null);
   const actions = el("div", { class: "actions" });
+  if (challenge.ready === false && day.date <= day.today) {
+    // Not prepared yet (the solver is still proving the day's deal winnable): no button that
+    // would only be refused; the overview is asked again in a minute (daily.js).
+    const text =
+      day.date === day.today
+        ? `Today's ${challenge.name} challenge is still being prepared; try again in a minute.`
+        : `No ${challenge.name} challenge was prepared for this day.`;
+    actions.append(el("p", { class: "not-ready note", id: id("not-ready"), role: "status" }, text));
+    return actions;
+  }
   const attempt = challenge.your_attempt;
   if (attempt) {
     const playing = attempt.status === "playing";
@@ -79,6 +89,15 @@ export function challengeActions(challenge, day, report, { ids = false } = {}) {
     );
     button.addEventListener("click", () => startGame(`${base}/replay/`, button, report));
     actions.append(button);
+  }
+  if (challenge.solution_available) {
+    actions.append(
+      el(
+        "a",
+        { class: "button solution-link", href: `/daily/${day.date}/${challenge.variant}/solution/`, id: id("see-solution") },
+        "See how it could be won",
+      ),
+    );
   }
   return actions;
 }

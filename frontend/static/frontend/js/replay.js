@@ -3,6 +3,10 @@
 // in words. Controls #first #back #play #forward #last, #step, keys Left/Right/Home/End/Space;
 // the board is one tab stop (roving.js) where the arrows, Home and End move between piles
 // instead, and Page Up/Page Down step.
+//
+// /daily/<date>/<game>/solution/ (data-solution-date): the same page steps through the
+// solver's winning line of a closed day's deal instead, from the deal to the win
+// (GET /api/daily/<date>/<game>/solution/, and ?step=N for each board, every card shown).
 
 import { api, canPlayAgain, playAgain } from "./api.js";
 import { fitFans, renderBoard } from "./board.js";
@@ -14,6 +18,8 @@ const AUTO_STEP_MS = 800;
 
 const root = document.getElementById("replay-page");
 const gameId = root.dataset.gameId;
+const solutionDate = root.dataset.solutionDate; // set in the solution mode only
+const solutionUrl = solutionDate ? `/api/daily/${solutionDate}/${root.dataset.variant}/solution/` : null;
 const boardBox = document.getElementById("board");
 const stepLine = document.getElementById("step");
 const entryLine = document.getElementById("step-entry");
@@ -95,7 +101,8 @@ function describe(entry, before) {
 
 function stateAt(step) {
   if (!states.has(step)) {
-    const request = api("GET", `/api/games/${gameId}/replay/?step=${step}`).then((r) => r.state);
+    const url = solutionUrl ? `${solutionUrl}?step=${step}` : `/api/games/${gameId}/replay/?step=${step}`;
+    const request = api("GET", url).then((r) => r.state);
     request.catch(() => states.delete(step));
     states.set(step, request);
   }
@@ -254,7 +261,41 @@ function fillHistory() {
   );
 }
 
+/** The solution mode: the line as history entries, on a "game" that is the won deal. */
+async function loadSolution() {
+  const [solution, variants] = await Promise.all([api("GET", solutionUrl), api("GET", "/api/variants/")]);
+  game = {
+    variant: solution.variant,
+    seed: solution.seed,
+    daily: solution.date,
+    status: "won",
+    move_number: solution.length,
+  };
+  variant = variants.find((v) => v.slug === game.variant);
+  entries = solution.moves.map((move) => ({ move, events: [] }));
+  last = solution.length;
+  document.title = `How ${gameName(game.variant)} of ${solution.date} could be won · Patience`;
+  const cost = solution.solver?.positions ? ` after searching ${plural(solution.solver.positions, "position")}` : "";
+  document.getElementById("replay-summary").textContent =
+    `A winning line of ${plural(last, "move")}, found by the solver${cost}. Every card is shown.`;
+  showDeal();
+  scrubber.max = String(last);
+  scrubber.disabled = last === 0;
+  fillHistory();
+  fitHeader();
+  await goTo(0);
+}
+
 async function start() {
+  if (solutionUrl) {
+    try {
+      await loadSolution();
+    } catch (error) {
+      say(message, errorText(error), "error");
+      stepLine.textContent = "";
+    }
+    return;
+  }
   try {
     const [loaded, variants, history] = await Promise.all([
       api("GET", `/api/games/${gameId}/`),
