@@ -126,9 +126,7 @@ def daily_solution(request: HttpRequest, date: dt.date, slug: str) -> HttpRespon
     line itself comes from /api/daily/{date}/{game}/solution/, which says not_yet before)."""
     if slug not in GAMES:
         raise Http404("No such game.")
-    return _page(
-        request, "replay.html", solution=True, date=date, slug=slug, name=GAMES[slug]
-    )
+    return _page(request, "replay.html", solution=True, date=date, slug=slug, name=GAMES[slug])
 
 
 def leaderboards(request: HttpRequest) -> HttpResponse:
