@@ -38,7 +38,7 @@ from django.db import IntegrityError, transaction
 from games import certify, daily
 from games.models import DailyChallenge, Deal
 from games.rules import DEAL_VERSION, VARIANTS
-from games.solver import LOST, WON
+from games.solver import LOST, WON, SolverBug
 
 logger = logging.getLogger("patience.daily")
 
@@ -121,11 +121,11 @@ def choose(date: dt.date, slug: str) -> tuple[int, Certificate]:
         seed = daily.daily_seed(date, slug, candidate)
         try:
             answer = solve_seed(slug, seed)
-        except BrokenProcessPool:
-            raise
-        except Exception:  # a solver bug on one deal: not this one, try the next
+        except SolverBug:  # a win the engine does not confirm: not this deal, try the next
             logger.exception("solving %s %s candidate %d failed", date, slug, candidate)
             continue
+        # Anything else (the solver's process died, the server is shutting down) stops here,
+        # storing nothing: the next pass tries again.
         if answer.outcome == WON:
             return candidate, answer
         tried.append((candidate, answer))
@@ -138,8 +138,9 @@ def choose(date: dt.date, slug: str) -> tuple[int, Certificate]:
     for candidate, answer in tried:
         if answer.outcome != LOST:
             return candidate, answer
-    seed = daily.daily_seed(date, slug, 0)
-    return 0, Certificate(slug, seed, "unknown", None, {}, "")
+    if tried:  # every candidate proven lost: the first one, marked so
+        return tried[0]
+    raise SolverBug(f"no candidate of {date} {slug} could be solved")
 
 
 def prepared(date: dt.date, slug: str) -> DailyChallenge | None:

@@ -20,6 +20,7 @@ from django.core.management import CommandError, call_command
 from games import dailies, daily, day_closer
 from games.models import DailyChallenge
 from games.rules import VARIANTS, get_variant, move_from_json
+from games.solver import SolverBug
 from tests.games.helpers import (
     SLUGS,
     DailyClock,
@@ -275,3 +276,35 @@ def test_a_player_who_finds_no_challenge_prepared_is_told_to_come_back_in_a_minu
     body = anonymous_client().get("/api/daily/").json()
     assert all(c["ready"] is False for c in body["challenges"])
     assert all(c["difficulty"] is None for c in body["challenges"])
+
+
+def test_a_solver_bug_on_one_candidate_skips_it(
+    monkeypatch: pytest.MonkeyPatch, settings: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings.DAILY_SOLVER_CANDIDATES = 5
+    first = daily.daily_seed(DAY, "gold-mine", 0)
+    proving(monkeypatch, None)
+    stand_in = dailies.solve_seed
+
+    def buggy(slug: str, seed: int, *, pool: str = "daily") -> dailies.Certificate:
+        if seed == first:
+            raise SolverBug("a line that does not win")
+        return stand_in(slug, seed, pool=pool)
+
+    monkeypatch.setattr(dailies, "solve_seed", buggy)
+    challenge, _ = dailies.prepare(DAY, "gold-mine")
+    assert challenge.candidate == 1 and challenge.proven
+    assert "solving 2031-05-10 gold-mine candidate 0 failed" in caplog.text
+
+
+def test_a_solver_that_cannot_run_stores_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """E.g. the server shutting down under the preparing thread: the day stays unprepared
+    (the next pass prepares it), never dealt an unproven candidate."""
+
+    def shut_down(slug: str, seed: int, *, pool: str = "daily") -> dailies.Certificate:
+        raise RuntimeError("cannot schedule new futures after shutdown")
+
+    monkeypatch.setattr(dailies, "solve_seed", shut_down)
+    with pytest.raises(RuntimeError):
+        dailies.prepare(DAY, "gold-mine")
+    assert not DailyChallenge.objects.exists()
