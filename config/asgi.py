@@ -23,6 +23,7 @@ from django.urls import reverse  # noqa: E402
 from accounts.websocket import TokenAuthMiddleware  # noqa: E402
 from config.origins import SameOriginValidator  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from games import winnable_pool  # noqa: E402
 from games.day_closer import StartWithServer  # noqa: E402
 
 if settings.DEBUG:
@@ -38,8 +39,9 @@ router = ProtocolTypeRouter(
     }
 )
 # Unfinished ranked attempts of past days are closed as the server starts and after each
-# midnight UTC (games.day_closer).
-application = StartWithServer(router)
+# midnight UTC (games.day_closer); the pools of winnable deals are topped up in the
+# background (games.winnable_pool).
+application = StartWithServer(winnable_pool.StartWithServer(router))
 
 # Everything loaded so far (Django, the apps, the URL conf) lives as long as the process.
 # A full collection scanned all of it (~120k objects) and paused every request of the

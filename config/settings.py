@@ -320,6 +320,17 @@ DAILY_SOLVER_SUBPROCESS = env_bool("DAILY_SOLVER_SUBPROCESS", True)
 # `manage.py close_days`.
 CLOSE_DAYS_IN_SERVER = env_bool("CLOSE_DAYS_IN_SERVER", True)
 
+# Winnable deals (games.winnable_pool): each server process keeps every game's pool of deals
+# the solver has proven winnable topped up to WINNABLE_POOL_SIZE, in a child process at a
+# lower priority, searching each random deal for at most WINNABLE_POOL_SECONDS (and
+# WINNABLE_POOL_POSITIONS). Off: fill the pools with `manage.py fill_winnable_pool` instead.
+WINNABLE_POOL_IN_SERVER = env_bool("WINNABLE_POOL_IN_SERVER", True)
+WINNABLE_POOL_SIZE = env_number("WINNABLE_POOL_SIZE", 20)
+WINNABLE_POOL_SECONDS = env_number("WINNABLE_POOL_SECONDS", 10.0)
+WINNABLE_POOL_POSITIONS = env_number("WINNABLE_POOL_POSITIONS", 2_000_000)
+#: What a refusal for an empty pool asks the client to wait, in seconds (Retry-After).
+WINNABLE_POOL_RETRY_AFTER = 30
+
 # Leaderboards: how many ranked games a player needs to appear by win rate.
 LEADERBOARD_MIN_GAMES = env_number("LEADERBOARD_MIN_GAMES", 5)
 

@@ -56,6 +56,10 @@ def respond_once(request: Request, action: Callable[[], Response]) -> Response:
         try:
             response = action()
         except ApiError as error:
+            if error.status_code >= 500:
+                # "Not now" (no winnable deal ready): a retry with the key may succeed, so
+                # the key is released with the rest of the transaction.
+                raise
             # Refusals are answered the same way on a retry; nothing was written.
             response = exception_handler(error, {})
         # Stored as rendered, so a replay is byte-for-byte what the first caller read.

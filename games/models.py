@@ -110,6 +110,9 @@ class Game(models.Model):
     daily = models.ForeignKey(
         DailyChallenge, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
     )
+    #: Dealt from the pool of deals the solver proved winnable (``WinnableDeal``): the player
+    #: may be told "this deal can be won" (RULES.md, "Winnable, solutions and hints").
+    winnable = models.BooleanField(default=False)
     #: Taken off the leaderboards by staff.
     excluded = models.BooleanField(default=False)
     #: Cards on the foundations (Grounds for Divorce: in the discard): progress, for ranking.
@@ -146,6 +149,45 @@ class Game(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status != self.Status.PLAYING
+
+
+class WinnableDeal(models.Model):
+    """A deal the solver has proven winnable, with its certificate (a winning line, every card
+    shown: as secret as the seed). Rows with no ``dealt_at`` are the pool a new "winnable"
+    game is dealt from (``games.winnable_pool``); each is dealt once, and stays afterwards
+    with the game it went to, so its line can be shown once that game is over."""
+
+    variant = models.CharField(max_length=32, choices=VARIANT_CHOICES)
+    seed = models.BigIntegerField()
+    deal_version = models.PositiveSmallIntegerField(default=DEAL_VERSION)
+    #: The winning line (engine moves as JSON), replayed to a win by the solver before it was
+    #: stored.
+    moves = models.JSONField()
+    positions = models.PositiveIntegerField()
+    seconds = models.FloatField()
+    created_at = models.DateTimeField(default=timezone.now)
+    dealt_at = models.DateTimeField(null=True, blank=True)
+    game = models.OneToOneField(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="winnable_deal"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["variant", "seed", "deal_version"], name="winnabledeal_unique_deal"
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["variant", "deal_version"],
+                condition=models.Q(dealt_at__isnull=True),
+                name="winnabledeal_pool",
+            )
+        ]
+
+    def __str__(self) -> str:
+        state = "dealt" if self.dealt_at else "in the pool"
+        return f"{self.variant} #{self.seed} (v{self.deal_version}, {state})"
 
 
 class Move(models.Model):

@@ -138,6 +138,7 @@ def game_representation(
         "move_number": game.move_number,
         "ranked": game.ranked,
         "daily": json_time(game.daily.date) if game.daily_id else None,
+        "winnable": game.winnable,
         "state": variant.player_view(state, reveal_seed=seed_visible(game)),
         "legal_moves": (
             [move.to_json() for move in variant.legal_moves(state)] if not game.is_finished else []
@@ -167,6 +168,7 @@ def game_summary(game: Game) -> dict[str, Any]:
         "move_number": game.move_number,
         "ranked": game.ranked,
         "daily": json_time(game.daily.date) if game.daily_id else None,
+        "winnable": game.winnable,
         "counts": {
             "moves": game.board_moves,
             "undos": game.undo_count,

@@ -71,6 +71,15 @@ def variant_field(**kwargs: Any) -> serializers.ChoiceField:
     )
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """true or false, as JSON writes them: DRF's BooleanField also reads "yes", 1 and "off"."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
 class NewGameInput(KnownFieldsOnly):
     variant = variant_field()
     seed = serializers.IntegerField(
@@ -79,6 +88,13 @@ class NewGameInput(KnownFieldsOnly):
         required=False,
         allow_null=True,
         error_messages=whole_number(SEED_MESSAGE),
+    )
+    winnable = StrictBooleanField(
+        required=False,
+        default=False,
+        help_text="true: a random deal the solver has proven winnable (not with a seed). "
+        "503 no_winnable_deal when none is ready: try again shortly, or play any deal.",
+        error_messages={"invalid": "winnable is true or false."},
     )
 
 
@@ -206,6 +222,9 @@ class GameSummarySerializer(serializers.Serializer):
     move_number = serializers.IntegerField(help_text="History entries so far: the version.")
     ranked = serializers.BooleanField()
     daily = serializers.DateField(allow_null=True, help_text="The daily challenge's day, if any.")
+    winnable = serializers.BooleanField(
+        help_text="Dealt from the deals the solver has proven winnable: this deal can be won."
+    )
     counts = CountsSerializer()
     created_at = serializers.DateTimeField()
     last_move_at = serializers.DateTimeField(allow_null=True)

@@ -18,7 +18,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from config.api import ApiError
-from games import dailies, daily, live, selectors, store
+from games import dailies, daily, live, selectors, store, winnable_pool
 from games.history import (
     CLOSE,
     RESIGN,
@@ -83,16 +83,48 @@ def variant_or_error(slug: object) -> Variant:
         raise ApiError("unknown_variant", f"There is no game called {slug!r}.") from None
 
 
-def create_game(*, user: AbstractBaseUser, variant_slug: str, seed: int | None = None) -> Outcome:
-    """A new casual game. Without a seed, a random one the player will not see until the end."""
+NO_WINNABLE_DEAL_MESSAGE = (
+    "There is no proven-winnable deal of {name} ready just now: more are being found. Try "
+    "again shortly, or play any deal."
+)
+
+
+def create_game(
+    *,
+    user: AbstractBaseUser,
+    variant_slug: str,
+    seed: int | None = None,
+    winnable: bool = False,
+) -> Outcome:
+    """A new casual game. Without a seed, a random one the player will not see until the end;
+    ``winnable``: a random one the solver has proven winnable, out of the pool
+    (``games.winnable_pool``; the solver never runs here)."""
     variant = variant_or_error(variant_slug)
     seed_chosen = seed is not None
+    if winnable and seed_chosen:
+        raise ApiError(
+            "winnable_with_seed",
+            "Ask for a deal number or for a winnable deal, not both: a winnable deal is drawn "
+            "from the deals the solver has proven winnable.",
+        )
     if seed is None:
         seed = secrets.randbelow(MAX_SEED + 1)
     elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise ApiError("invalid_seed", f"A deal number is a whole number from 0 to {MAX_SEED}.")
     with transaction.atomic():
-        return _start(user, variant, _deal(variant.slug, seed), seed_chosen=seed_chosen)
+        if not winnable:
+            return _start(user, variant, _deal(variant.slug, seed), seed_chosen=seed_chosen)
+        pooled = winnable_pool.take(variant.slug)
+        if pooled is None:
+            raise ApiError(
+                "no_winnable_deal",
+                NO_WINNABLE_DEAL_MESSAGE.format(name=variant.name),
+                503,
+                headers={"Retry-After": str(settings.WINNABLE_POOL_RETRY_AFTER)},
+            )
+        outcome = _start(user, variant, _deal(variant.slug, pooled.seed), winnable=True)
+        winnable_pool.mark_dealt(pooled, outcome.game)
+        return outcome
 
 
 #: How long a player is asked to wait for a challenge still being prepared (seconds).
@@ -187,6 +219,7 @@ def _start(
     seed_chosen: bool = False,
     ranked: bool = False,
     daily_challenge: DailyChallenge | None = None,
+    winnable: bool = False,
 ) -> Outcome:
     state = opening(variant, deal)
     game = Game.objects.create(
@@ -197,6 +230,7 @@ def _start(
         status=variant.status(state),
         ranked=ranked,
         seed_chosen=seed_chosen,
+        winnable=winnable,
         cards_home=variant.cards_home(state),
     )
     outcome = Outcome(game, state)

@@ -136,16 +136,20 @@ class GameListView(APIView):
         return paginator.get_paginated_response([selectors.game_summary(g) for g in page])
 
     @extend_schema(
-        summary="Start a game (a random deal unless you give a seed)",
+        summary="Start a game (a random deal unless you give a seed; a proven-winnable one "
+        "with winnable: true)",
         operation_id="games_create",
         request=NewGameInput,
-        responses={201: GameSerializer, **ERRORS},
+        responses={201: GameSerializer, **ERRORS, 503: ApiErrorSerializer},
     )
     def post(self, request: Request) -> Response:
         def action() -> Response:
             data = valid(NewGameInput, body(request))
             outcome = services.create_game(
-                user=request.user, variant_slug=data["variant"], seed=data.get("seed")
+                user=request.user,
+                variant_slug=data["variant"],
+                seed=data.get("seed"),
+                winnable=data["winnable"],
             )
             return Response(
                 outcome.representation,

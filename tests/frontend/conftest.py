@@ -76,6 +76,8 @@ def serve_site(**settings: str) -> Iterator[str]:
         "DATABASE_POOL_MAX": "6",
         # Tests close past days' attempts themselves, when they choose (games.day_closer).
         "CLOSE_DAYS_IN_SERVER": "0",
+        # Nor do they want the solver filling the winnable-deal pools on the shared CPU.
+        "WINNABLE_POOL_IN_SERVER": "0",
         **settings,
     }
     if os.environ.get("REDIS_URL") and "REDIS_URL" not in settings:

@@ -37,6 +37,7 @@ REPRESENTATION_KEYS = {
     "move_number",
     "ranked",
     "daily",
+    "winnable",
     "state",
     "legal_moves",
     "counts",
@@ -72,8 +73,10 @@ def crash_tolerant(client: APIClient) -> APIClient:
     return client
 
 
-def new_game(client: APIClient, variant: str, seed: int | None = None) -> dict[str, Any]:
-    data: dict[str, Any] = {"variant": variant}
+def new_game(
+    client: APIClient, variant: str, seed: int | None = None, **fields: Any
+) -> dict[str, Any]:
+    data: dict[str, Any] = {"variant": variant, **fields}
     if seed is not None:
         data["seed"] = seed
     response = client.post("/api/games/", data, format="json")

@@ -162,7 +162,7 @@ def test_a_field_the_api_does_not_take_is_refused_not_ignored() -> None:
 
     error = assert_error(response, 400, "unknown_field")
     assert error["message"] == (
-        '"sead" cannot be sent here: this request takes "variant" and "seed" only. '
+        '"sead" cannot be sent here: this request takes "variant", "seed" and "winnable" only. '
         "Nothing was done."
     )
     assert error["fields"] == {"sead": ["This request does not take this field."]}

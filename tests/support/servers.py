@@ -69,7 +69,9 @@ def servers(count: int, env: dict[str, str]) -> Iterator[list[str]]:
                         subprocess.Popen(
                             command,
                             cwd=ROOT,
-                            env={**os.environ, **env},
+                            # No solver filling the winnable-deal pools in test servers
+                            # (games.winnable_pool), unless a test asks for it.
+                            env={**os.environ, "WINNABLE_POOL_IN_SERVER": "0", **env},
                             stdout=log,
                             stderr=subprocess.STDOUT,
                             start_new_session=True,

@@ -1,0 +1,73 @@
+"""Top up the pools of deals the solver has proven winnable (``games.winnable_pool``).
+
+Each server process does this in the background by itself (``WINNABLE_POOL_IN_SERVER``); this
+is for a service run without it (from cron, say), or to fill the pools by hand."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from games import winnable_pool
+from games.models import WinnableDeal
+from games.rules import VARIANTS
+
+
+class Command(BaseCommand):
+    help = "Top up each game's pool of proven-winnable deals (all games unless named)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("games", nargs="*", metavar="GAME", help="game slugs (default: all)")
+        parser.add_argument("--size", type=int, default=None, help="deals per game's pool")
+        parser.add_argument("--seconds", type=float, default=None, help="search per deal")
+        parser.add_argument("--positions", type=int, default=None, help="search per deal")
+        parser.add_argument(
+            "--tries", type=int, default=None, help="most deals searched per game (no limit)"
+        )
+        parser.add_argument(
+            "--here", action="store_true", help="search in this process, not a child process"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        slugs = options["games"] or list(VARIANTS)
+        unknown = [slug for slug in slugs if slug not in VARIANTS]
+        if unknown:
+            raise CommandError(f"no such game: {', '.join(unknown)} (games: {', '.join(VARIANTS)})")
+        size = options["size"] if options["size"] is not None else settings.WINNABLE_POOL_SIZE
+        seconds = options["seconds"] or settings.WINNABLE_POOL_SECONDS
+        positions = options["positions"] or settings.WINNABLE_POOL_POSITIONS
+
+        def report(slug: str, deal: WinnableDeal | None) -> None:
+            if deal is not None:
+                self.stdout.write(f"  {slug}: a winnable deal added ({deal.seconds:.2f} s)")
+
+        executor: Any = (
+            contextlib.nullcontext(_Here()) if options["here"] else winnable_pool.solver_process()
+        )
+        with executor as running:
+            added = winnable_pool.fill(
+                slugs,
+                size,
+                seconds=seconds,
+                positions=positions,
+                executor=running,
+                tries=options["tries"],
+                report=report,
+            )
+        sizes = winnable_pool.sizes()
+        for slug in slugs:
+            self.stdout.write(f"{slug}: {added[slug]} added, {sizes[slug]} in the pool")
+
+
+class _Here:
+    """Runs a search at once in this process (what ``--here`` asks)."""
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        from concurrent.futures import Future
+
+        future: Future = Future()
+        future.set_result(fn(*args, **kwargs))
+        return future

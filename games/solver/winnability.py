@@ -1,0 +1,224 @@
+"""How often each game can be won, and winnable deals for the pool: the solver run on many
+deals. Pure Python, no Django (``manage.py winnability`` and ``games.winnable_pool`` are thin
+wrappers), so it also runs in a child process.
+
+A run solves deals ``seed_from``, ``seed_from + 1``, … (reproducible, and resumable: the
+results file is read back and only the missing seeds are solved) and writes one JSON line per
+deal to ``games/solver/winnability/<slug>.jsonl``::
+
+    {"seed": 7, "outcome": "won", "positions": 318, "seconds": 0.02, "length": 46}
+
+``summarize`` turns those lines into the figures ``summary.json`` keeps per game, which the
+README and each game's rules page show: won, proven lost, unknown, and a Wilson 95 % interval
+for the share of winnable deals that counts every unknown deal as lost for its lower end and
+as won for its upper end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import secrets
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from games.rules import MAX_SEED, get_variant
+
+from .search import LOST, UNKNOWN, WON, Budget, solve
+
+#: Where the raw results and the summary live (in the repository).
+RESULTS_DIR = Path(__file__).resolve().parent / "winnability"
+SUMMARY_FILE = RESULTS_DIR / "summary.json"
+#: z for a two-sided 95 % interval.
+Z95 = 1.959963984540054
+
+
+# -- the Wilson score interval ----------------------------------------------------------------
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion: ``successes`` of ``n`` trials."""
+    if n <= 0:
+        return (0.0, 1.0)
+    if not 0 <= successes <= n:
+        raise ValueError(f"{successes} successes of {n} trials")
+    p = successes / n
+    z2 = z * z
+    centre = p + z2 / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    denominator = 1 + z2 / n
+    return (max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator))
+
+
+def wilson_low(successes: int, n: int, z: float = Z95) -> float:
+    return wilson(successes, n, z)[0]
+
+
+def wilson_high(successes: int, n: int, z: float = Z95) -> float:
+    return wilson(successes, n, z)[1]
+
+
+def winnable_interval(won: int, unknown: int, n: int) -> tuple[float, float]:
+    """The share of winnable deals, at 95 %: every unknown deal counted as lost for the lower
+    end and as won for the upper end."""
+    return (wilson_low(won, n), wilson_high(won + unknown, n))
+
+
+# -- one deal ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DealResult:
+    seed: int
+    outcome: str  # WON, LOST or UNKNOWN
+    positions: int
+    seconds: float
+    length: int | None  # the winning line's moves, when won
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "outcome": self.outcome,
+            "positions": self.positions,
+            "seconds": self.seconds,
+            "length": self.length,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> DealResult:
+        if data["outcome"] not in (WON, LOST, UNKNOWN):
+            raise ValueError(f"unknown outcome {data['outcome']!r}")
+        return cls(
+            seed=int(data["seed"]),
+            outcome=data["outcome"],
+            positions=int(data["positions"]),
+            seconds=float(data["seconds"]),
+            length=None if data.get("length") is None else int(data["length"]),
+        )
+
+
+def solve_deal(slug: str, seed: int, budget: Budget) -> DealResult:
+    variant = get_variant(slug)
+    answer = solve(variant, variant.deal(seed), budget)
+    length = len(answer.moves) if answer.outcome == WON and answer.moves is not None else None
+    return DealResult(seed, answer.outcome, answer.positions, round(answer.seconds, 3), length)
+
+
+def find_winnable_deal(slug: str, seconds: float, positions: int) -> dict[str, Any] | None:
+    """One random deal (a secret seed) searched within the budget: its certificate when the
+    solver proves it winnable, else None. The winnable-deal pool's worker: top level and
+    Django-free, so a child process can run it."""
+    variant = get_variant(slug)
+    seed = secrets.randbelow(MAX_SEED + 1)
+    answer = solve(variant, variant.deal(seed), Budget(positions=positions, seconds=seconds))
+    if answer.outcome != WON:
+        return None
+    return {
+        "seed": seed,
+        "moves": answer.moves_json(),
+        "positions": answer.positions,
+        "seconds": round(answer.seconds, 3),
+    }
+
+
+def lower_priority() -> None:
+    """In the pool's child process: yield the CPU to the server's requests."""
+    with contextlib.suppress(OSError):
+        os.nice(10)
+
+
+# -- a run: many deals, one results file per game ---------------------------------------------
+
+
+def results_path(slug: str, directory: Path = RESULTS_DIR) -> Path:
+    return directory / f"{slug}.jsonl"
+
+
+def read_results(path: Path) -> list[DealResult]:
+    """The lines of a results file (none when it does not exist); a torn last line (a run
+    stopped while writing) is dropped."""
+    if not path.exists():
+        return []
+    results = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        try:
+            results.append(DealResult.from_json(json.loads(line)))
+        except (ValueError, KeyError, TypeError):
+            continue
+    return results
+
+
+def run(
+    slug: str,
+    seeds: Iterable[int],
+    budget: Budget,
+    path: Path,
+    *,
+    progress: Callable[[DealResult], None] | None = None,
+) -> list[DealResult]:
+    """Solve each seed not already in ``path`` and append its line (flushed as it is found, so
+    a stopped run resumes where it was). Returns the results of ``seeds``, in their order,
+    those read back from the file included."""
+    seeds = list(seeds)
+    known = {result.seed: result for result in read_results(path)}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as out:
+        for seed in seeds:
+            if seed in known:
+                continue
+            result = solve_deal(slug, seed, budget)
+            out.write(json.dumps(result.to_json()) + "\n")
+            out.flush()
+            known[seed] = result
+            if progress is not None:
+                progress(result)
+    return [known[seed] for seed in seeds]
+
+
+def summarize(results: Iterable[DealResult], budget: Budget) -> dict[str, Any]:
+    """The figures of a run, as ``summary.json`` keeps them for a game."""
+    results = list(results)
+    counts = {WON: 0, LOST: 0, UNKNOWN: 0}
+    for result in results:
+        counts[result.outcome] += 1
+    n = len(results)
+    low, high = winnable_interval(counts[WON], counts[UNKNOWN], n)
+    return {
+        "deals": n,
+        "won": counts[WON],
+        "lost": counts[LOST],
+        "unknown": counts[UNKNOWN],
+        "seconds_budget": budget.seconds,
+        "positions_budget": budget.positions,
+        "interval": [round(low, 4), round(high, 4)],
+        "point": round(counts[WON] / n, 4) if n else None,
+        "seeds": [min(r.seed for r in results), max(r.seed for r in results)] if n else None,
+    }
+
+
+def read_summary(path: Path = SUMMARY_FILE) -> dict[str, dict[str, Any]]:
+    """Every game's figures (an empty dict when there is no summary yet, or it is unreadable)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def write_summary(slug: str, figures: dict[str, Any], path: Path = SUMMARY_FILE) -> None:
+    """Set one game's figures in the summary, keeping the others'; games in a stable order."""
+    summary = read_summary(path)
+    summary[slug] = figures
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(dict(sorted(summary.items())), indent=2) + "\n"
+    path.write_text(text, encoding="utf-8")
+
+
+def seeds_from(first: int, count: int) -> Iterator[int]:
+    return iter(range(first, first + count))

@@ -1,0 +1,201 @@
+"""The pool of deals the solver has proven winnable, from which "winnable" casual games are
+dealt (``services.create_game(winnable=True)``), and its filling.
+
+A request never runs the solver: it takes a deal out of the pool (``take``), or is refused
+with 503 ``no_winnable_deal`` when the pool of that game is empty. The pool is topped up in
+the background, by ``manage.py fill_winnable_pool`` and by a daemon thread in every server
+process (``start``, from the server's first event as ``games.day_closer`` is), up to
+``WINNABLE_POOL_SIZE`` deals per game.
+
+The seeds are random (``secrets``), so a pool deal is as secret as any random deal: its seed,
+and its certificate (a winning line), are shown to nobody before its game is over.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import threading
+from collections.abc import Callable, Iterable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, close_old_connections, connections, transaction
+from django.db.models import Count
+from django.utils import timezone
+
+from games.models import Game, WinnableDeal
+from games.rules import DEAL_VERSION, VARIANTS
+from games.solver.winnability import find_winnable_deal, lower_priority
+
+logger = logging.getLogger("patience.winnable_pool")
+
+#: How long a server's filler rests once every pool is full before it looks again.
+REST_S = 30.0
+_started: threading.Thread | None = None
+_lock = threading.Lock()
+
+
+# -- dealing ----------------------------------------------------------------------------------
+
+
+def in_pool(variant_slug: str | None = None) -> Any:
+    """The deals waiting to be dealt (of one game, or of all), under today's dealing."""
+    pool = WinnableDeal.objects.filter(dealt_at__isnull=True, deal_version=DEAL_VERSION)
+    return pool.filter(variant=variant_slug) if variant_slug else pool
+
+
+def take(variant_slug: str) -> WinnableDeal | None:
+    """A deal out of the pool for a game about to start (call inside the transaction that
+    starts it, then ``mark_dealt``); None when the pool of that game is empty.
+
+    The row is locked (PostgreSQL: ``FOR UPDATE SKIP LOCKED``, so two requests each get a
+    different deal without waiting on each other); ``mark_dealt`` also takes it only if it is
+    still undealt, which keeps SQLite (no row locks) from dealing one twice."""
+    for _ in range(5):
+        found = in_pool(variant_slug).select_for_update(skip_locked=True).order_by("pk").first()
+        if found is None:
+            return None
+        claimed = WinnableDeal.objects.filter(pk=found.pk, dealt_at__isnull=True).update(
+            dealt_at=timezone.now()
+        )
+        if claimed:
+            return found
+    return None
+
+
+def mark_dealt(deal: WinnableDeal, game: Game) -> None:
+    WinnableDeal.objects.filter(pk=deal.pk).update(game=game)
+
+
+def sizes() -> dict[str, int]:
+    """Deals waiting in each game's pool."""
+    rows = in_pool().values("variant").annotate(n=Count("pk")).values_list("variant", "n")
+    counts = dict(rows)
+    return {slug: counts.get(slug, 0) for slug in VARIANTS}
+
+
+# -- filling ----------------------------------------------------------------------------------
+
+
+def store(variant_slug: str, found: dict[str, Any]) -> WinnableDeal | None:
+    """A deal the solver proved winnable, into the pool (None if it is there already)."""
+    try:
+        with transaction.atomic():
+            return WinnableDeal.objects.create(
+                variant=variant_slug,
+                seed=found["seed"],
+                deal_version=DEAL_VERSION,
+                moves=found["moves"],
+                positions=found["positions"],
+                seconds=found["seconds"],
+            )
+    except IntegrityError:
+        return None
+
+
+def solver_process() -> ProcessPoolExecutor:
+    """One child process for the solver.
+
+    The search is CPU-bound pure Python: run in a thread of the server it would hold the
+    process's interpreter lock (the GIL) for whole seconds, and every request of that process
+    would wait behind it. In a child process it holds its own interpreter's, and at a lower
+    priority. Spawned, not forked: a fork would copy the server's threads' locks and database
+    connections mid-use. (The child imports only the Django-free solver modules: the job and
+    its initializer live in ``games.solver.winnability``.)"""
+    return ProcessPoolExecutor(
+        max_workers=1,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=lower_priority,
+    )
+
+
+def fill(
+    slugs: Iterable[str],
+    target: int,
+    *,
+    seconds: float,
+    positions: int,
+    executor: Executor,
+    tries: int | None = None,
+    stop: threading.Event | None = None,
+    report: Callable[[str, WinnableDeal | None], None] | None = None,
+) -> dict[str, int]:
+    """Top up the pools of ``slugs`` to ``target`` deals each: one random deal searched per
+    game in turn (so the quick games fill first), in ``executor``. At most ``tries`` searches
+    per game (no limit: until each pool is full or ``stop`` is set). Returns the deals added."""
+    slugs = list(slugs)
+    added = dict.fromkeys(slugs, 0)
+    tried = dict.fromkeys(slugs, 0)
+    while stop is None or not stop.is_set():
+        waiting = sizes()
+        wanted = [
+            slug
+            for slug in slugs
+            if waiting[slug] < target and (tries is None or tried[slug] < tries)
+        ]
+        if not wanted:
+            break
+        for slug in wanted:
+            if stop is not None and stop.is_set():
+                break
+            tried[slug] += 1
+            found = executor.submit(find_winnable_deal, slug, seconds, positions).result()
+            deal = store(slug, found) if found is not None else None
+            if deal is not None:
+                added[slug] += 1
+            if report is not None:
+                report(slug, deal)
+    return added
+
+
+def fill_forever(stop: threading.Event) -> None:
+    """The server's filler: keep every pool at ``WINNABLE_POOL_SIZE`` until ``stop`` is set.
+    Errors are logged and tried again after a rest, never raised into the thread."""
+    with solver_process() as executor:
+        while not stop.is_set():
+            try:
+                close_old_connections()
+                fill(
+                    VARIANTS,
+                    settings.WINNABLE_POOL_SIZE,
+                    seconds=settings.WINNABLE_POOL_SECONDS,
+                    positions=settings.WINNABLE_POOL_POSITIONS,
+                    executor=executor,
+                    stop=stop,
+                )
+            except Exception:
+                logger.exception("filling the winnable-deal pools failed")
+            finally:
+                connections.close_all()
+            stop.wait(REST_S)
+
+
+def start() -> threading.Thread | None:
+    """Start this process's filler (once), unless ``WINNABLE_POOL_IN_SERVER`` is off.
+
+    A daemon thread: it ends with the server. At exit Python waits for the child's search
+    under way to end (at most ``WINNABLE_POOL_SECONDS``)."""
+    global _started
+    if _started is not None or not settings.WINNABLE_POOL_IN_SERVER:
+        return _started
+    with _lock:
+        if _started is None:
+            _started = threading.Thread(
+                target=fill_forever, args=(threading.Event(),), name="winnable-pool", daemon=True
+            )
+            _started.start()
+        return _started
+
+
+class StartWithServer:
+    """ASGI middleware: starts the filler on the first event the server hands the application
+    (as ``games.day_closer.StartWithServer`` starts the day closer)."""
+
+    def __init__(self, application: Any) -> None:
+        self.application = application
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
+        start()  # quick: the thread spawns the solver's child process itself
+        return await self.application(scope, receive, send)
