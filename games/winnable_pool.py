@@ -17,7 +17,7 @@ import logging
 import multiprocessing
 import threading
 from collections.abc import Callable, Iterable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any
 
 from django.conf import settings
@@ -109,6 +109,15 @@ def solver_process() -> ProcessPoolExecutor:
         mp_context=multiprocessing.get_context("spawn"),
         initializer=lower_priority,
     )
+
+
+class InThisProcess(Executor):
+    """Runs each search at once, in this process: for a command run by hand, and tests."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
+        future: Future = Future()
+        future.set_result(fn(*args, **kwargs))
+        return future
 
 
 def fill(

@@ -3,7 +3,6 @@ of deals the solver proved winnable (games.winnable_pool), and never runs the so
 
 from __future__ import annotations
 
-from concurrent.futures import Executor, Future
 from typing import Any
 
 import pytest
@@ -120,18 +119,9 @@ def test_the_seed_is_shown_once_the_game_is_over() -> None:
     assert resigned["seed"] == 77 and resigned["winnable"] is True
 
 
-class InThisProcess(Executor):
-    """An executor that runs the job at once, here: the filler's logic without a child."""
-
-    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future:
-        future: Future = Future()
-        future.set_result(fn(*args, **kwargs))
-        return future
-
-
 def test_fill_tops_up_the_pool_with_certified_deals() -> None:
     added = winnable_pool.fill(
-        [CLOCK], 2, seconds=2.0, positions=200_000, executor=InThisProcess(), tries=10
+        [CLOCK], 2, seconds=2.0, positions=200_000, executor=winnable_pool.InThisProcess(), tries=10
     )
     assert added == {CLOCK: 2}
     assert winnable_pool.sizes()[CLOCK] == 2
@@ -143,7 +133,7 @@ def test_fill_tops_up_the_pool_with_certified_deals() -> None:
         assert line_wins(variant, variant.deal(deal.seed), deal.moves)
     # Full: another fill adds nothing.
     again = winnable_pool.fill(
-        [CLOCK], 2, seconds=2.0, positions=200_000, executor=InThisProcess(), tries=10
+        [CLOCK], 2, seconds=2.0, positions=200_000, executor=winnable_pool.InThisProcess(), tries=10
     )
     assert again == {CLOCK: 0}
 

@@ -45,7 +45,9 @@ class Command(BaseCommand):
                 self.stdout.write(f"  {slug}: a winnable deal added ({deal.seconds:.2f} s)")
 
         executor: Any = (
-            contextlib.nullcontext(_Here()) if options["here"] else winnable_pool.solver_process()
+            contextlib.nullcontext(winnable_pool.InThisProcess())
+            if options["here"]
+            else winnable_pool.solver_process()
         )
         with executor as running:
             added = winnable_pool.fill(
@@ -60,14 +62,3 @@ class Command(BaseCommand):
         sizes = winnable_pool.sizes()
         for slug in slugs:
             self.stdout.write(f"{slug}: {added[slug]} added, {sizes[slug]} in the pool")
-
-
-class _Here:
-    """Runs a search at once in this process (what ``--here`` asks)."""
-
-    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
-        from concurrent.futures import Future
-
-        future: Future = Future()
-        future.set_result(fn(*args, **kwargs))
-        return future

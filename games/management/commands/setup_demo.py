@@ -8,8 +8,14 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from games import services
+from games import services, winnable_pool
 from games.rules import VARIANTS
+
+#: The games whose deals the solver proves winnable in well under a second: their pools are
+#: filled here so that "Winnable deals only" works at once; the server fills the rest (and
+#: these up to WINNABLE_POOL_SIZE) in the background.
+QUICK_GAMES = ("grandfathers-clock", "selective-castle")
+DEMO_POOL_SIZE = 5
 
 DEMO_ACCOUNTS = [
     # (username, password, staff): printed by bin/run; for a local machine only.
@@ -37,6 +43,21 @@ class Command(BaseCommand):
             self.stdout.write(f"  {role:<14} {username} / {password}   ({note})")
             if not staff and not user.games.exists():
                 self._start_saved_games(user)
+        self._fill_quick_pools()
+
+    def _fill_quick_pools(self) -> None:
+        added = winnable_pool.fill(
+            QUICK_GAMES,
+            DEMO_POOL_SIZE,
+            seconds=2.0,
+            positions=settings.WINNABLE_POOL_POSITIONS,
+            executor=winnable_pool.InThisProcess(),
+            tries=4 * DEMO_POOL_SIZE,
+        )
+        sizes = winnable_pool.sizes()
+        pools = ", ".join(f"{slug} {sizes[slug]}" for slug in QUICK_GAMES)
+        note = f" ({sum(added.values())} just found)" if any(added.values()) else ""
+        self.stdout.write(f"Winnable deals ready: {pools}{note}; the server finds more.")
 
     def _start_saved_games(self, user: Any) -> None:
         """One game of each kind, a few moves in, so the demo player has games to resume."""
