@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from games.rules import MAX_SEED, get_variant
+from games.rules import MAX_SEED, VARIANTS, get_variant
 
 from .search import LOST, UNKNOWN, WON, Budget, solve
 
@@ -218,6 +218,57 @@ def write_summary(slug: str, figures: dict[str, Any], path: Path = SUMMARY_FILE)
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(dict(sorted(summary.items())), indent=2) + "\n"
     path.write_text(text, encoding="utf-8")
+
+
+# -- the README's table ------------------------------------------------------------------------
+
+README_FILE = Path(__file__).resolve().parents[2] / "README.md"
+README_START = "<!-- winnability table: written by manage.py winnability -->"
+README_END = "<!-- end of the winnability table -->"
+#: A run of fewer deals is marked preliminary in the README.
+PRELIMINARY_BELOW = 100
+
+
+def percent(share: float) -> str:
+    """0.8391 → "83.9", 1.0 → "100": a share as the figures are shown."""
+    return f"{share * 100:.1f}".removesuffix(".0")
+
+
+def readme_table(summary: dict[str, dict[str, Any]]) -> str:
+    """The summary as the README's Markdown table, the five games in the engine's order."""
+    rows = [
+        "| Game | Deals | Budget per deal | Won | Proven lost | Unknown | Winnable (Wilson 95 %) |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for slug in VARIANTS:
+        figures = summary.get(slug)
+        if not figures or not figures.get("deals"):
+            continue
+        low, high = figures["interval"]
+        rows.append(
+            f"| {VARIANTS[slug].name} | {figures['deals']} | {figures['seconds_budget']:g} s "
+            f"| {figures['won']} | {figures['lost']} | {figures['unknown']} "
+            f"| {percent(low)} % to {percent(high)} % |"
+        )
+    shown = [summary[slug] for slug in VARIANTS if summary.get(slug, {}).get("deals")]
+    if any(figures["deals"] < PRELIMINARY_BELOW for figures in shown):
+        rows.append("")
+        rows.append(
+            f"Preliminary figures: fewer than {PRELIMINARY_BELOW} deals searched, on a small "
+            "budget; runs of 1,000 deals will replace them."
+        )
+    return "\n".join(rows)
+
+
+def update_readme(summary: dict[str, dict[str, Any]], path: Path = README_FILE) -> bool:
+    """Write the table between the README's markers; False when the README has none."""
+    text = path.read_text(encoding="utf-8")
+    start, end = text.find(README_START), text.find(README_END)
+    if start < 0 or end < start:
+        return False
+    head = text[: start + len(README_START)]
+    path.write_text(f"{head}\n{readme_table(summary)}\n{text[end:]}", encoding="utf-8")
+    return True
 
 
 def seeds_from(first: int, count: int) -> Iterator[int]:
