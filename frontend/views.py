@@ -21,6 +21,8 @@ from accounts.services import INVALID_RESET_LINK_MESSAGE
 from config import api
 from frontend.games import GAMES
 from games import daily, selectors
+from games.solver.winnability import percent
+from games.solver.winnability import read_summary as read_winnability_summary
 
 
 def _rules_path(slug: str) -> Path:
@@ -224,9 +226,26 @@ def password_reset(request: HttpRequest, uid: str, token: str) -> HttpResponse:
     return _page(request, "password_reset.html", uid=uid, token=token, sign_in_next="/")
 
 
+def winnability(slug: str) -> dict[str, object] | None:
+    """The game's figures from the solver's last winnability run (``manage.py winnability``),
+    ready to show; None when it has none yet."""
+    figures = read_winnability_summary().get(slug)
+    if not isinstance(figures, dict) or not figures.get("deals"):
+        return None
+    low, high = figures["interval"]
+    return {**figures, "low": percent(low), "high": percent(high)}
+
+
 def rules(request: HttpRequest, slug: str) -> HttpResponse:
     paragraphs = [line.strip() for line in _read_rules(slug).splitlines() if line.strip()]
-    return _page(request, "rules.html", slug=slug, name=GAMES[slug], paragraphs=paragraphs)
+    return _page(
+        request,
+        "rules.html",
+        slug=slug,
+        name=GAMES[slug],
+        paragraphs=paragraphs,
+        winnability=winnability(slug),
+    )
 
 
 def rules_raw(request: HttpRequest, slug: str) -> HttpResponse:

@@ -430,3 +430,37 @@ def test_the_sign_up_hint_says_the_username_rule_the_api_keeps(client: Client) -
     assert rule in USERNAME_CHARACTERS_MESSAGE
     assert rule[0].upper() + rule[1:] in page
     assert "@ . +" not in page
+
+
+def test_rules_page_shows_how_often_the_game_can_be_won(client: Client, monkeypatch) -> None:
+    from frontend import views
+
+    figures = {
+        "deals": 1000,
+        "won": 812,
+        "lost": 150,
+        "unknown": 38,
+        "seconds_budget": 10.0,
+        "positions_budget": 2000000,
+        "interval": [0.7869, 0.8458],
+        "point": 0.812,
+    }
+    monkeypatch.setattr(views, "read_winnability_summary", lambda: {"gold-mine": figures})
+    text = " ".join(client.get("/rules/gold-mine/").content.decode().split())
+    assert "How often can it be won?" in text
+    assert (
+        "Of 1000 deals searched by our solver with a budget of 10 s each, 812 were won, "
+        "150 proven lost, 38 unknown: between <strong>78.7 %</strong> and "
+        "<strong>84.6 %</strong> of deals can be won (Wilson 95 %"
+    ) in text
+    # A game without figures yet says nothing about it.
+    other = client.get("/rules/selective-castle/").content.decode()
+    assert "How often can it be won?" not in other
+
+
+def test_rules_pages_show_the_repository_figures(client: Client) -> None:
+    from games.solver.winnability import read_summary
+
+    for slug, figures in read_summary().items():
+        text = " ".join(client.get(f"/rules/{slug}/").content.decode().split())
+        assert f"Of {figures['deals']} deals searched" in text, slug
