@@ -464,3 +464,9 @@ def test_rules_pages_show_the_repository_figures(client: Client) -> None:
     for slug, figures in read_summary().items():
         text = " ".join(client.get(f"/rules/{slug}/").content.decode().split())
         assert f"Of {figures['deals']} deals searched" in text, slug
+
+
+def test_the_lobby_offers_winnable_deals_only(client: Client) -> None:
+    html = client.get("/").content.decode()
+    assert '<input type="checkbox" id="winnable-only"' in html
+    assert "Winnable deals only" in html

@@ -3,7 +3,7 @@
 // games to resume. Signed-out visitors see the games and the dailies, and are asked to sign in
 // for anything that needs a player.
 
-import { api, startGame } from "./api.js";
+import { api, pageAccount, startGame } from "./api.js";
 import { renderMiniature } from "./board.js";
 import { ago, when } from "./ui.js";
 
@@ -56,11 +56,43 @@ async function newGame(body, button, report = say) {
 function dealPath(body) {
   const query = new URLSearchParams({ deal: body.variant });
   if (body.seed !== undefined) query.set("seed", String(body.seed));
+  if (body.winnable) query.set("winnable", "1");
   return `/?${query}`;
 }
 
+// "Winnable deals only": remembered in this browser for the signed-in player (localStorage,
+// keyed by username: the account has no preferences stored on the server). Signed out, it
+// is not remembered (the sign-in it leads to carries it in the address).
+const winnableOnly = $("winnable-only");
+const winnableKey = signedIn ? `patience:winnable-only:${pageAccount()}` : null;
+
+function readStored(key) {
+  try {
+    return key ? window.localStorage.getItem(key) : null;
+  } catch {
+    return null; // storage refused (private mode, a policy): the box starts unticked
+  }
+}
+
+function rememberWinnableOnly() {
+  if (!winnableKey) return;
+  try {
+    if (winnableOnly.checked) window.localStorage.setItem(winnableKey, "1");
+    else window.localStorage.removeItem(winnableKey);
+  } catch {
+    // not remembered; the box still applies to this visit
+  }
+}
+
+winnableOnly.checked = readStored(winnableKey) === "1";
+winnableOnly.addEventListener("change", rememberWinnableOnly);
+
+function newDealBody(variant) {
+  return winnableOnly.checked ? { variant, winnable: true } : { variant };
+}
+
 for (const button of document.querySelectorAll(".new-deal")) {
-  button.addEventListener("click", () => newGame({ variant: button.dataset.variant }, button));
+  button.addEventListener("click", () => newGame(newDealBody(button.dataset.variant), button));
 }
 
 // Back from signing in (or signing up) with the deal asked for: start it. The query is taken
@@ -74,7 +106,11 @@ function dealAskedBeforeSigningIn() {
   if (!signedIn || !button) return;
   const seed = query.get("seed");
   if (seed === null) {
-    newGame({ variant }, button);
+    if (query.get("winnable") === "1") {
+      winnableOnly.checked = true; // ticked before signing in
+      rememberWinnableOnly();
+    }
+    newGame(newDealBody(variant), button);
   } else {
     // A numbered deal goes through the form, so its number is checked and shown as usual.
     $("seed-variant").value = variant;
@@ -127,6 +163,7 @@ function savedGame(game) {
   const badges = [];
   if (game.daily) badges.push(el("span", { class: "badge daily" }, "Daily"));
   if (game.ranked) badges.push(el("span", { class: "badge ranked" }, "Ranked"));
+  if (game.winnable) badges.push(el("span", { class: "badge winnable" }, "Winnable"));
   if (game.seed !== null) badges.push(el("span", { class: "badge seed" }, `Deal #${game.seed}`));
   const last = game.last_move_at ?? game.created_at;
   return el(
