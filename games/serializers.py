@@ -94,7 +94,7 @@ class NewGameInput(KnownFieldsOnly):
         default=False,
         help_text="true: a random deal the solver has proven winnable (not with a seed). "
         "503 no_winnable_deal when none is ready: try again shortly, or play any deal.",
-        error_messages={"invalid": "winnable is true or false."},
+        error_messages={"invalid": "Send true or false."},
     )
 
 
