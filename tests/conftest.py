@@ -9,7 +9,6 @@ def pytest_configure(config: pytest.Config) -> None:
     from django.conf import settings
 
     settings.CLOSE_DAYS_IN_SERVER = False
-<<<<<<< HEAD
     # Daily challenges are solved (games.dailies) in this process, on a budget of positions
     # small enough for a test run and deterministic (the seconds never run out first): the
     # quick games are proven within it, the slow ones deal candidate 0 unproven after two tries.
@@ -17,6 +16,8 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.DAILY_SOLVER_POSITIONS = 3000
     settings.DAILY_SOLVER_SECONDS = 600.0
     settings.DAILY_SOLVER_CANDIDATES = 2
+    # Nor fill the winnable-deal pools (games.winnable_pool) behind their backs.
+    settings.WINNABLE_POOL_IN_SERVER = False
 
 
 @pytest.fixture(autouse=True)
@@ -35,10 +36,6 @@ def _daily_challenges_prepared_on_first_use(
     monkeypatch.setattr(
         services, "challenge_not_ready", lambda date, slug: dailies.prepare(date, slug)[0]
     )
-=======
-    # Nor fill the winnable-deal pools (games.winnable_pool) behind their backs.
-    settings.WINNABLE_POOL_IN_SERVER = False
->>>>>>> 3b798f9 (Winnable deals: POST /api/games/ with winnable: true deals from a pool of solver-proven deals (WinnableDeal), filled in a child process by each server and by manage.py fill_winnable_pool; 503 no_winnable_deal when empty)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0007_auditlog_delete_account'),
+        ('games', '0008_dailychallenge_certificate'),
     ]
 
     operations = [
