@@ -63,11 +63,13 @@ class AutoSchema(openapi.AutoSchema):
 
 class KnownFieldsOnlyExtension(OpenApiSerializerExtension):
     """A body that refuses members it does not take (``config.api.KnownFieldsOnly``, 400
-    ``unknown_field``) says so in the schema: ``additionalProperties: false``."""
+    ``unknown_field``) says so in the schema: ``additionalProperties: false``; and what a
+    body's serializer says of the whole object (``schema_extra``, e.g. two members that
+    exclude each other) joins it."""
 
     target_class = "config.api.KnownFieldsOnly"
     match_subclasses = True
 
     def map_serializer(self, auto_schema: Any, direction: str) -> dict[str, Any]:
         schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
-        return {**schema, "additionalProperties": False}
+        return {**schema, "additionalProperties": False, **getattr(self.target, "schema_extra", {})}

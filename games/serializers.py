@@ -81,6 +81,13 @@ class StrictBooleanField(serializers.BooleanField):
 
 
 class NewGameInput(KnownFieldsOnly):
+    #: A chosen deal number and a winnable deal exclude each other (400 winnable_with_seed).
+    schema_extra = {
+        "not": {
+            "required": ["seed", "winnable"],
+            "properties": {"seed": {"type": "integer"}, "winnable": {"enum": [True]}},
+        }
+    }
     variant = variant_field()
     seed = serializers.IntegerField(
         min_value=0,

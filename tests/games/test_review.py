@@ -529,7 +529,12 @@ def test_staff_set_and_remove_a_days_seed_and_both_are_audited(
     assert [e.action for e in log] == ["set_seed", "set_seed", "remove_seed"]
     assert all(e.actor == staff and e.actor_name == "referee" for e in log)
     assert log[0].reason == "anniversary deal" and log[1].reason == "typo"
-    assert log[0].details == {"date": tomorrow.isoformat(), "variant": "gold-mine", "seed": 1234}
+    assert log[0].details == {
+        "date": tomorrow.isoformat(),
+        "variant": "gold-mine",
+        "seed": 1234,
+        "outcome": "unknown",
+    }
     assert log[1].details["previous"]["seed"] == 1234 and log[1].details["seed"] == 99
     assert log[2].details["seed"] == 99
     assert log[0].target == f"daily challenge {tomorrow} gold-mine"
