@@ -21,7 +21,7 @@ from accounts.services import INVALID_RESET_LINK_MESSAGE
 from config import api
 from frontend.games import GAMES
 from games import daily, selectors
-from games.solver.winnability import percent
+from games.solver.winnability import budget_words, percent
 from games.solver.winnability import read_summary as read_winnability_summary
 
 
@@ -233,7 +233,8 @@ def winnability(slug: str) -> dict[str, object] | None:
     if not isinstance(figures, dict) or not figures.get("deals"):
         return None
     low, high = figures["interval"]
-    return {**figures, "low": percent(low), "high": percent(high)}
+    budget = budget_words(figures["seconds_budget"], figures["positions_budget"])
+    return {**figures, "budget": budget, "low": percent(low), "high": percent(high)}
 
 
 def rules(request: HttpRequest, slug: str) -> HttpResponse:

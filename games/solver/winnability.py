@@ -181,6 +181,18 @@ def run(
     return [known[seed] for seed in seeds]
 
 
+def budget_words(seconds: float, positions: int) -> str:
+    """What bounded each search, as the figures are shown: "10 s" or "60,000 positions" (a
+    budget counted in positions gives the same answers on any machine, however loaded)."""
+    if seconds >= POSITIONS_BOUND_SECONDS:
+        return f"{positions:,} positions"
+    return f"{seconds:g} s"
+
+
+#: A run whose seconds are at least this is bounded by its positions.
+POSITIONS_BOUND_SECONDS = 600.0
+
+
 def summarize(results: Iterable[DealResult], budget: Budget) -> dict[str, Any]:
     """The figures of a run, as ``summary.json`` keeps them for a game."""
     results = list(results)
@@ -196,6 +208,7 @@ def summarize(results: Iterable[DealResult], budget: Budget) -> dict[str, Any]:
         "unknown": counts[UNKNOWN],
         "seconds_budget": budget.seconds,
         "positions_budget": budget.positions,
+        "budget": budget_words(budget.seconds, budget.positions),
         "interval": [round(low, 4), round(high, 4)],
         "point": round(counts[WON] / n, 4) if n else None,
         "seeds": [min(r.seed for r in results), max(r.seed for r in results)] if n else None,
@@ -246,7 +259,8 @@ def readme_table(summary: dict[str, dict[str, Any]]) -> str:
             continue
         low, high = figures["interval"]
         rows.append(
-            f"| {VARIANTS[slug].name} | {figures['deals']} | {figures['seconds_budget']:g} s "
+            f"| {VARIANTS[slug].name} | {figures['deals']} "
+            f"| {budget_words(figures['seconds_budget'], figures['positions_budget'])} "
             f"| {figures['won']} | {figures['lost']} | {figures['unknown']} "
             f"| {percent(low)} % to {percent(high)} % |"
         )

@@ -1,7 +1,8 @@
 """Every game can be won through the engine: a real deal and a line of moves that wins it.
 
 The lines live in ``winning_lines.json`` (``{"<slug>": {"seed": N, "moves": [move JSON]}}``),
-found by ``python -m bench.solver GAME --write``; a browser test plays one of them too.
+found by an earlier offline search (the solver, ``games.solver``, finds such lines today); a
+browser test plays one of them too.
 """
 
 from __future__ import annotations
