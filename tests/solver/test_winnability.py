@@ -104,7 +104,7 @@ def test_the_readme_shows_the_summary() -> None:
 
 def test_update_readme_rewrites_only_the_table(tmp_path: Path) -> None:
     readme = tmp_path / "README.md"
-    readme.write_text(f"# Title\n\n{w.README_START}\nold\n{w.README_END}\n\nAfter.\n")
+    readme.write_text(f"# Title\n\n{w.README_START}\nstale\n{w.README_END}\n\nAfter.\n")
     figures = {"deals": 20, "won": 20, "lost": 0, "unknown": 0, "seconds_budget": 1.0}
     figures |= {"positions_budget": 2_000_000, "interval": [0.8389, 1.0]}
     by_positions = {**figures, "seconds_budget": 600.0, "positions_budget": 60_000}
@@ -113,7 +113,7 @@ def test_update_readme_rewrites_only_the_table(tmp_path: Path) -> None:
     text = readme.read_text()
     assert "| Grandfather's Clock | 20 | 1 s | 20 | 0 | 0 | 83.9 % to 100 % |" in text
     assert "| Gold Mine | 20 | 60,000 positions | 20 | 0 | 0 | 83.9 % to 100 % |" in text
-    assert "old" not in text and text.startswith("# Title") and text.endswith("After.\n")
+    assert "stale" not in text and text.startswith("# Title") and text.endswith("After.\n")
     assert "Preliminary figures" in text
     bare = tmp_path / "bare.md"
     bare.write_text("No markers.\n")
