@@ -65,6 +65,18 @@ def browser():
         browser.close()
 
 
+def prepare_dailies_around_today() -> None:
+    """Yesterday's, today's and tomorrow's challenges, prepared through the real service (as a
+    server's day-closing thread does ahead; these servers run none), with the test run's small
+    solver budget (tests/conftest.py)."""
+    import datetime as dt
+
+    from games import dailies, daily
+
+    today = daily.today()
+    dailies.prepare_days(today + dt.timedelta(days=n) for n in (-1, 0, 1))
+
+
 def serve_site(**settings: str) -> Iterator[str]:
     """The base URL of a server process on the test database (committed data is shared), with
     ``settings`` added to its environment."""
@@ -82,6 +94,7 @@ def serve_site(**settings: str) -> Iterator[str]:
     }
     if os.environ.get("REDIS_URL") and "REDIS_URL" not in settings:
         env["REDIS_URL"] = os.environ["REDIS_URL"]
+    prepare_dailies_around_today()
     connection.close()
     with servers(1, env) as (url,):
         yield url

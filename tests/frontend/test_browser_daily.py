@@ -325,3 +325,38 @@ def test_a_day_the_daily_page_cannot_show_is_said_so_not_shown_as_today(
     expect(page.locator("#challenges li")).to_have_count(5)
     expect(page.locator("#daily-message")).to_be_hidden()
     assert [e for e in errors if "400" not in e] == []
+
+
+def test_a_new_player_sees_every_deal_proven_and_after_the_day_how_it_could_be_won(site, page):
+    """Today: each prepared challenge says how hard it is and that it can be won, and nothing
+    of its line; after the day: "See how it could be won" steps through the solver's line
+    from the deal to the last card home."""
+    from games import daily
+    from games.models import DailyChallenge
+
+    today = daily.today()
+    page.goto(f"{site}/daily/")
+    clock = page.locator('li.challenge[data-variant="grandfathers-clock"]')
+    expect(clock.locator(".difficulty")).to_have_text(
+        re.compile(r"^Difficulty: (easy|medium|hard|expert)$")
+    )
+    expect(clock.locator(".proven")).to_have_text("proven winnable")
+    expect(clock.locator(".solution-link")).to_have_count(0)
+    assert "solution" not in page.content()
+
+    yesterday = today - dt.timedelta(days=1)
+    challenge = DailyChallenge.objects.get(date=yesterday, variant="grandfathers-clock")
+    page.goto(f"{site}/daily/?date={yesterday}")
+    link = page.locator('li.challenge[data-variant="grandfathers-clock"] .solution-link')
+    expect(link).to_have_text("See how it could be won")
+    link.click()
+    page.wait_for_url(f"{site}/daily/{yesterday}/grandfathers-clock/solution/")
+    length = len(challenge.solution)
+    expect(page.locator("#step")).to_have_text(f"Step 0 of {length}")
+    page.get_by_role("button", name="Forward").click()
+    expect(page.locator("#step")).to_have_text(f"Step 1 of {length}")
+    page.get_by_role("button", name="Last").click()
+    expect(page.locator("#step")).to_have_text(f"Step {length} of {length}")
+    # Every card home: each of the twelve foundations shows its top card, the tableau nothing.
+    expect(page.locator('#board .pile[data-pile^="foundation:"] > .card')).to_have_count(12)
+    expect(page.locator('#board .pile[data-pile^="tableau:"] > .card')).to_have_count(0)
