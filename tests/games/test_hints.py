@@ -19,7 +19,8 @@ from games.rules.cards import card_name, parse_card
 from games.solver import Budget, solve
 from games.solver import hints as lookahead
 from games.solver.hints import lookahead_hint
-from tests.solver.helpers import disguised, lost_castle, played
+from tests.rules.helpers import disguised
+from tests.solver.helpers import lost_castle, played
 
 from .helpers import (
     SLUGS,

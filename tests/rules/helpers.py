@@ -7,6 +7,8 @@ face up (the stock is always face down). Piles left out are empty.
 
 from __future__ import annotations
 
+import random
+
 from games.rules import Move, State, Variant, get_variant
 from games.rules.cards import CODE
 
@@ -47,3 +49,15 @@ def show(variant: Variant, state: State, pile_id: str) -> str:
 
 def move(source: str, target: str, count: int = 1) -> Move:
     return Move("move", source, target, count)
+
+
+def disguised(state: State, rng: random.Random) -> State:
+    """The same board to the player's eyes, with every face-down card (the stock too) dealt
+    out again at random among the face-down places."""
+    hidden = [card for pile in state.piles for card in pile.cards[: pile.face_down]]
+    rng.shuffle(hidden)
+    piles = []
+    for pile in state.piles:
+        down, hidden = hidden[: pile.face_down], hidden[pile.face_down :]
+        piles.append(pile._replace(cards=(*down, *pile.cards[pile.face_down :])))
+    return state._replace(piles=tuple(piles))

@@ -9,7 +9,7 @@ import pytest
 from games.rules import DEAL, VARIANTS, State, Variant, get_variant
 from games.rules.hints import describe
 
-from .helpers import move, position
+from .helpers import disguised, move, position
 
 SLUGS = sorted(VARIANTS)
 
@@ -34,18 +34,6 @@ def follow_hints(variant: Variant, seed: int, limit: int = 400) -> tuple[list[St
         seen.add(normal(state))
         line.append(state)
     return line, False
-
-
-def disguised(state: State, rng: random.Random) -> State:
-    """The same board to the player's eyes, with every face-down card (the stock too) dealt
-    out again at random among the face-down places."""
-    hidden = [card for pile in state.piles for card in pile.cards[: pile.face_down]]
-    rng.shuffle(hidden)
-    piles = []
-    for pile in state.piles:
-        down, hidden = hidden[: pile.face_down], hidden[pile.face_down :]
-        piles.append(pile._replace(cards=(*down, *pile.cards[pile.face_down :])))
-    return state._replace(piles=tuple(piles))
 
 
 @pytest.mark.parametrize("slug", SLUGS)

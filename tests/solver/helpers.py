@@ -1,8 +1,6 @@
-"""Positions for the solver's tests: deals part-played, boards disguised, a lost one."""
+"""Positions for the solver's tests: deals part-played, a lost one."""
 
 from __future__ import annotations
-
-import random
 
 from games.rules import State, Variant
 from tests.rules.helpers import position
@@ -23,17 +21,6 @@ def played(variant: Variant, seed: int, moves: int) -> tuple[State, set[State]]:
         state = variant.apply(state, move)
         seen.add(normal(state))
     return state, seen
-
-
-def disguised(state: State, rng: random.Random) -> State:
-    """The same board to the player's eyes, its face-down cards dealt out again at random."""
-    hidden = [card for pile in state.piles for card in pile.cards[: pile.face_down]]
-    rng.shuffle(hidden)
-    piles = []
-    for pile in state.piles:
-        down, hidden = hidden[: pile.face_down], hidden[pile.face_down :]
-        piles.append(pile._replace(cards=(*down, *pile.cards[pile.face_down :])))
-    return state._replace(piles=tuple(piles))
 
 
 def lost_castle() -> tuple[Variant, State]:

@@ -14,7 +14,8 @@ from games.rules.hints import describe
 from games.solver import LOST, WON, Answer, Budget, solve
 from games.solver import hints as lookahead
 from games.solver.hints import HEURISTIC, LOST_MESSAGE, SOLVER, lookahead_hint
-from tests.solver.helpers import disguised, lost_castle, normal, played
+from tests.rules.helpers import disguised
+from tests.solver.helpers import lost_castle, normal, played
 
 HIDDEN = ("gold-mine", "grounds-for-divorce", "blondes-and-brunettes")
 OPEN = ("grandfathers-clock", "selective-castle")
