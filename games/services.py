@@ -230,7 +230,8 @@ def _start(
         status=variant.status(state),
         ranked=ranked,
         seed_chosen=seed_chosen,
-        winnable=winnable,
+        # A proven daily deal can be won as surely as a pooled one, and says so alike.
+        winnable=winnable or bool(daily_challenge and daily_challenge.proven),
         cards_home=variant.cards_home(state),
     )
     outcome = Outcome(game, state)

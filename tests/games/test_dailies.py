@@ -308,3 +308,12 @@ def test_a_solver_that_cannot_run_stores_nothing(monkeypatch: pytest.MonkeyPatch
     with pytest.raises(RuntimeError):
         dailies.prepare(DAY, "gold-mine")
     assert not DailyChallenge.objects.exists()
+
+
+def test_an_attempt_at_a_proven_days_deal_says_it_can_be_won(real_budget: None) -> None:
+    from games import daily as calendar
+    from tests.games.helpers import start_daily
+
+    dailies.prepare(calendar.today(), CLOCK)
+    game = start_daily(client_for(), calendar.today(), CLOCK)
+    assert game["winnable"] is True and game["seed"] is None
