@@ -68,6 +68,31 @@ def test_selective_castle_stuck_behind_an_ace_is_proven_lost():
     assert answer.outcome == LOST and answer.moves is None and answer.positions > 0
 
 
+def test_grounds_for_divorce_whose_queen_can_only_go_from_king_to_king_is_proven_lost():
+    """The stock is out and no pile is empty. The Queen of hearts can go onto any of the
+    eight Kings, and then only from King to King; the Three of clubs under it and the Ace of
+    spades have nowhere to go, and nothing goes on a King's Queen but a Jack there is none of."""
+    kings = [f"K{suit}" for suit in "CDHS"] * 2
+    piles = {"tableau:0": "3C QH", "tableau:9": "AS"}
+    piles |= {f"tableau:{i + 1}": king for i, king in enumerate(kings)}
+    variant, state = position("grounds-for-divorce", piles)
+    assert len(variant.legal_moves(state)) == 8
+    answer = solve(variant, state, BIG)
+    assert answer.outcome == LOST and answer.positions >= 8
+
+
+def test_gold_mine_whose_last_free_card_can_only_go_from_five_to_five_is_proven_lost():
+    """The stock is out, every pile holds a card: four Kings and three Fives that can go
+    nowhere (no Six, no foundation started), and the Four of spades in the waste, which can go
+    onto either red Five and from one to the other, and nowhere else."""
+    tops = ["KS", "KC", "KH", "KD", "5H", "5D", "5C"]
+    piles = {f"tableau:{i}": card for i, card in enumerate(tops)} | {"waste": "4S"}
+    variant, state = position("gold-mine", piles)
+    assert len(variant.legal_moves(state)) == 2
+    answer = solve(variant, state, BIG)
+    assert answer.outcome == LOST and answer.positions >= 2
+
+
 @pytest.mark.parametrize("slug", sorted(VARIANTS))
 def test_the_search_agrees_with_an_exhaustive_one_on_positions_late_in_play(slug):
     """Safe moves and canonical positions are pruning: on positions small enough to search
