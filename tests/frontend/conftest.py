@@ -17,7 +17,7 @@ from django.db import connection
 from playwright.sync_api import Page
 
 from tests.frontend.browser_helpers import create_players, sign_in, watch_errors
-from tests.support.servers import ROOT, database_url, servers
+from tests.support.servers import ROOT, database_url, prepare_dailies_around_today, servers
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = ROOT / "artifacts" / "screenshots"
@@ -63,18 +63,6 @@ def browser():
         )
         yield browser
         browser.close()
-
-
-def prepare_dailies_around_today() -> None:
-    """Yesterday's, today's and tomorrow's challenges, prepared through the real service (as a
-    server's day-closing thread does ahead; these servers run none), with the test run's small
-    solver budget (tests/conftest.py)."""
-    import datetime as dt
-
-    from games import dailies, daily
-
-    today = daily.today()
-    dailies.prepare_days(today + dt.timedelta(days=n) for n in (-1, 0, 1))
 
 
 def serve_site(**settings: str) -> Iterator[str]:

@@ -14,7 +14,7 @@ from django.db import connection
 from rest_framework.authtoken.models import Token
 
 from games import daily
-from tests.support.servers import production_env, servers
+from tests.support.servers import prepare_dailies_around_today, production_env, servers
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -28,6 +28,7 @@ pytestmark = [
 @pytest.fixture
 def two_servers():
     env = production_env(connection.settings_dict, "two-servers-test-key")
+    prepare_dailies_around_today()  # as a server's day-closing thread does; these run none
     connection.close()  # the servers, not this process, hold the database while they run
     with servers(2, env) as urls:
         yield urls

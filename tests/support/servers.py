@@ -123,3 +123,15 @@ def log_tail(url: str, characters: int = 2000) -> str:
     """The end of a server's log, to say why it stopped."""
     log = LOGS / f"server-{url.rsplit(':', 1)[1]}.log"
     return log.read_text(errors="replace")[-characters:] if log.exists() else "(no log)"
+
+
+def prepare_dailies_around_today() -> None:
+    """Yesterday's, today's and tomorrow's challenges, prepared through the real service (as a
+    server's day-closing thread does ahead; these servers run none), with the test run's small
+    solver budget (tests/conftest.py)."""
+    import datetime as dt
+
+    from games import dailies, daily
+
+    today = daily.today()
+    dailies.prepare_days(today + dt.timedelta(days=n) for n in (-1, 0, 1))
