@@ -5,7 +5,7 @@ opened as.
 Every API call a script makes signs in with a token. DRF's lookup builds its SQL through the ORM
 on each call, which cost more server time than the rest of a simple request
 (``bench/api_bench.py``); this is the same check, a join written once and read by a
-``config.rows.RowReader``.
+``web.rows.RowReader``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 
 from accounts import token_cache
-from config.rows import RowReader
+from web.rows import RowReader
 
 _KEY_LENGTH = Token._meta.get_field("key").max_length
 
@@ -108,8 +108,8 @@ PAGE_ACCOUNT_HEADER = "X-Patience-Account"
 
 def account_changed(page_account: str, signed_in_as: str) -> Exception:
     """409 ``account_changed``: the page was opened as another account than the session's."""
-    # Not at the top: config.api imports DRF's views, whose settings import this module.
-    from config.api import ApiError
+    # Not at the top: web.errors imports DRF's views, whose settings import this module.
+    from web.errors import ApiError
 
     page = (
         f"This page belongs to {page_account}"
@@ -141,7 +141,7 @@ class SessionAuthentication(authentication.SessionAuthentication):
     def enforce_csrf(self, request: Request) -> None:
         """DRF's check, refused as 403 ``csrf_failed`` saying what to send (not DRF's
         "CSRF Failed: CSRF token missing." as a ``permission_denied``)."""
-        from config.api import csrf_refused  # see account_changed
+        from web.errors import csrf_refused  # see account_changed
 
         try:
             super().enforce_csrf(request)

@@ -13,7 +13,7 @@ from drf_spectacular.authentication import SessionScheme
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import OpenApiResponse
 
-from config.api import ApiErrorSerializer
+from web.errors import ApiErrorSerializer
 
 
 class PageSessionScheme(SessionScheme):
@@ -62,12 +62,12 @@ class AutoSchema(openapi.AutoSchema):
 
 
 class KnownFieldsOnlyExtension(OpenApiSerializerExtension):
-    """A body that refuses members it does not take (``config.api.KnownFieldsOnly``, 400
+    """A body that refuses members it does not take (``web.errors.KnownFieldsOnly``, 400
     ``unknown_field``) says so in the schema: ``additionalProperties: false``; and what a
     body's serializer says of the whole object (``schema_extra``, e.g. two members that
     exclude each other) joins it."""
 
-    target_class = "config.api.KnownFieldsOnly"
+    target_class = "web.errors.KnownFieldsOnly"
     match_subclasses = True
 
     def map_serializer(self, auto_schema: Any, direction: str) -> dict[str, Any]:

@@ -30,7 +30,7 @@ from accounts.live import SignOut, schedule_sign_out, sign_in_tag_of
 from accounts.models import UserSession
 from accounts.selectors import email_is_taken, reset_link_user, username_is_taken
 from accounts.throttling import LoginGuard
-from config.api import ApiError
+from web.errors import ApiError
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractUser

@@ -70,7 +70,7 @@ DAILY_SECRET = os.environ.get("DAILY_SECRET") or f"daily:{SECRET_KEY}"
 # "testserver" is the host Django's test client sends.
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 # Origins other than the site's own whose pages may write with the session (Django's CSRF check)
-# and open its websockets (config.origins), e.g. "https://patience.example.org" when a proxy
+# and open its websockets (web.origins), e.g. "https://patience.example.org" when a proxy
 # does not pass the Host header the browser used.
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 CSRF_FAILURE_VIEW = "frontend.views.csrf_failure"  # JSON under /api/, the site's page elsewhere
@@ -96,7 +96,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "config.security.ContentSecurityPolicyMiddleware",
+    "web.security.ContentSecurityPolicyMiddleware",
     # Serves collected static files when DEBUG is off (production runs no separate file server).
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -105,8 +105,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "config.api.PrivateApiResponses",
-    "config.api.ApiServerErrorMiddleware",
+    "web.errors.PrivateApiResponses",
+    "web.errors.ApiServerErrorMiddleware",
     "frontend.middleware.NotFoundPageMiddleware",
 ]
 
@@ -114,12 +114,12 @@ MIDDLEWARE = [
 SESSION_ENGINE = "accounts.sessions"
 
 # Error reports never show local variables (a game's hidden cards may be among them).
-DEFAULT_EXCEPTION_REPORTER_FILTER = "config.api.HiddenCardsReporterFilter"
+DEFAULT_EXCEPTION_REPORTER_FILTER = "web.errors.HiddenCardsReporterFilter"
 
 ROOT_URLCONF = "config.urls"
 
 # Served over HTTPS (behind a TLS-terminating proxy that sends X-Forwarded-Proto to
-# ``config.serve --proxy-headers``): on by default with DEBUG off. Cookies go over HTTPS only,
+# ``web.serve --proxy-headers``): on by default with DEBUG off. Cookies go over HTTPS only,
 # plain HTTP is redirected (but for the health check a load balancer may call), and browsers
 # are told to use HTTPS only for HSTS_SECONDS. HTTPS=0 for a server reached over plain HTTP
 # (a local run with DEBUG off, the benchmarks).
@@ -272,13 +272,13 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "config.negotiation.ContentNegotiation",
+    "DEFAULT_PARSER_CLASSES": ["web.parsers.JSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "web.negotiation.ContentNegotiation",
     # ASCII-escaped output: a client's invalid unicode echoed in a message cannot break it.
     "UNICODE_JSON": False,
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 20,
-    "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "EXCEPTION_HANDLER": "web.errors.exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "password_reset": "10/hour",
         "register": (
@@ -344,7 +344,7 @@ LEADERBOARD_PUSH_INTERVAL = env_number("LEADERBOARD_PUSH_INTERVAL", 0.25)
 # The most a hint may search (games.solver.hints), in seconds: its request's thread is busy
 # that long (and shares the process's interpreter with the others), but holds no transaction.
 HINT_SECONDS = env_number("HINT_SECONDS", 1.0)
-# Websockets open at once (config.connection_cap), over every server process; more are closed
+# Websockets open at once (web.connection_cap), over every server process; more are closed
 # with code 4430, and 0 turns a cap off. Each page opens at most one, so 30 per account is
 # thirty pages of one player open on all their devices and scripts together, more than anyone
 # plays or watches, while one account (or a leaked token) cannot hold thousands of the
@@ -357,7 +357,7 @@ WEBSOCKET_CONNECTIONS_PER_ADDRESS = env_number("WEBSOCKET_CONNECTIONS_PER_ADDRES
 WEBSOCKET_CONNECTION_TTL = 60.0
 # Each server process checks every so many seconds that its channel layer (Redis) still
 # delivers, and closes its live websockets (code 4503) when it does not, so pages reconnect and
-# catch up rather than miss updates while saying "Live" (config.layer_watch). 0: no check.
+# catch up rather than miss updates while saying "Live" (web.layer_watch). 0: no check.
 LIVE_LAYER_CHECK_SECONDS = env_number("LIVE_LAYER_CHECK_SECONDS", 5.0)
 
 # API keys a server process has signed in with are kept this many seconds (accounts.token_cache),

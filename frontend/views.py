@@ -18,11 +18,11 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 
 from accounts.selectors import reset_link_user
 from accounts.services import INVALID_RESET_LINK_MESSAGE
-from config import api
 from frontend.games import GAMES
 from games import daily, selectors
 from games.solver.winnability import budget_words, percent
 from games.solver.winnability import read_summary as read_winnability_summary
+from web import errors
 
 
 def _rules_path(slug: str) -> Path:
@@ -51,7 +51,7 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     """Every 404 (``handler404``): the API's JSON under /api/, else a page with the site's
     header and a way back."""
     if request.path.startswith("/api/"):
-        return api.not_found(request, exception)
+        return errors.not_found(request, exception)
     context = {"games": GAMES, "reason": _not_found_reason(request.path)}
     response = render(request, "frontend/not_found.html", context, status=404)
     setattr(response, SITE_PAGE, True)
@@ -79,7 +79,7 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     style blocked by the Content-Security-Policy). The site's own forms post to the API, so a
     page meets this only from an old tab or another site."""
     if request.path.startswith("/api/"):
-        return api.csrf_failure(request, reason)
+        return errors.csrf_failure(request, reason)
     response = render(request, "frontend/refused.html", {"games": GAMES}, status=403)
     setattr(response, SITE_PAGE, True)
     return response

@@ -37,10 +37,10 @@ from django.views.decorators.http import require_POST
 from accounts import services as accounts
 from accounts.selectors import email_is_taken
 from accounts.usernames import NEW_USERNAME_VALIDATORS
-from config.api import ApiError
 from games import daily, selectors, services
 from games.models import AuditLog, DailyChallenge, Deal, Game, GameFlag, Move
 from games.rules import MAX_SEED, VARIANTS
+from web.errors import ApiError
 
 User = get_user_model()
 

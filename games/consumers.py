@@ -21,11 +21,11 @@ from rest_framework.renderers import JSONRenderer
 
 from accounts.live import SignIn, SignOut, account_group
 from accounts.selectors import still_signed_in
-from config import connection_cap, layer_watch
-from config.api import REDIS_UNREACHABLE
 from games import selectors
 from games.live import game_group, leaderboard_group
 from games.rules import VARIANTS
+from web import connection_cap, layer_watch
+from web.errors import REDIS_UNREACHABLE
 
 # Close codes (4000-4999 are the application's own).
 NOT_SIGNED_IN, FORBIDDEN, NOT_FOUND, TOO_MANY_MESSAGES = 4401, 4403, 4404, 4429
@@ -136,7 +136,7 @@ class PatienceConsumer(AsyncJsonWebsocketConsumer):
     async def join(self, group: str) -> None:
         self.joined = (*self.joined, group)
         await self.channel_layer.group_add(group, self.channel_name)
-        # Listening to a group: closed if the layer stops delivering (config.layer_watch).
+        # Listening to a group: closed if the layer stops delivering (web.layer_watch).
         layer_watch.watch(self)
 
     async def leave(self, group: str) -> None:

@@ -13,7 +13,7 @@ waits on it and the server's requests keep the GIL. A fresh server whose days ar
 prepared yet answers "being prepared" (503 ``daily_not_ready``) meanwhile, never blocks.
 
 The thread is started from the server's event loop (``StartWithServer``), and the live updates
-of the attempts it closes go out through that loop (``config.publish``), as a request's do:
+of the attempts it closes go out through that loop (``web.publish``), as a request's do:
 the in-memory channel layer of a single process must only be used from its own loop.
 """
 
@@ -29,7 +29,7 @@ from django.conf import settings
 from django.db import close_old_connections, connections
 from django.utils import timezone
 
-from config.handlers import request_loop
+from web.handlers import request_loop
 
 logger = logging.getLogger("patience.day_closer")
 

@@ -16,9 +16,9 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from config.api import ApiError, exception_handler
 from games import store
 from games.models import IdempotencyRecord
+from web.errors import ApiError, exception_handler
 
 MAX_KEY_LENGTH = 100
 

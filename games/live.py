@@ -5,7 +5,7 @@ A game's watchers (``ws/games/<id>/``) get the game as its player sees it, with 
 (``move_number``) and events; a daily leaderboard's watchers get a "changed" signal, and
 each consumer fetches the board at most a few times a second (see ``games.consumers``).
 
-Inside a server, the request does not wait for Redis (``config.publish``). Two processes
+Inside a server, the request does not wait for Redis (``web.publish``). Two processes
 may still publish two versions of one game in the wrong order (one moment apart): every
 update carries the whole game and its version, and clients keep the newest they have seen
 (``frontend/static/frontend/js/play.js``). The history in the database is the record; an
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 
-from config.publish import publish
+from web.publish import publish
 
 if TYPE_CHECKING:
     import datetime as dt

@@ -37,7 +37,6 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, Rank
 from rest_framework.renderers import JSONRenderer
 
-from config.api import ApiError
 from games import daily
 from games.history import (
     CLOSE,
@@ -51,6 +50,7 @@ from games.history import (
 )
 from games.models import AuditLog, DailyChallenge, Game, GameFlag, Move
 from games.rules import VARIANTS, ReplayError, State, Variant, get_variant
+from web.errors import ApiError
 
 
 def variant_catalogue() -> list[dict[str, Any]]:

@@ -9,10 +9,10 @@ from typing import Any
 from rest_framework import serializers
 from rest_framework.utils import json as drf_json
 
-from config.api import KnownFieldsOnly
 from games.models import VARIANT_CHOICES, Game
 from games.rules import MAX_SEED
 from games.selectors import FINISHED
+from web.errors import KnownFieldsOnly
 
 MAX_PAGE = 1_000_000
 

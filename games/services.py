@@ -17,7 +17,6 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from config.api import ApiError
 from games import dailies, daily, live, selectors, store, winnable_pool
 from games.history import (
     CLOSE,
@@ -34,6 +33,7 @@ from games.models import AuditLog, DailyChallenge, Deal, Game, GameFlag
 from games.rules import DEAL_VERSION, MAX_SEED, IllegalMove, Move, State, Variant, get_variant
 from games.rules.hints import describe
 from games.solver.hints import HEURISTIC, LookaheadHint, lookahead_hint
+from web.errors import ApiError
 
 STATUS_AFTER_EVENT = {"game_won": Game.Status.WON, "game_lost": Game.Status.LOST}
 #: What a history entry changes in the game row.

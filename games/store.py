@@ -17,8 +17,8 @@ from typing import Any
 from django.db import connection
 from django.utils.timezone import now
 
-from config.rows import RowReader
 from games.models import DailyChallenge, Deal, Game, IdempotencyRecord, Move
+from web.rows import RowReader
 
 _GAME = RowReader(Game)
 _DEAL = RowReader(Deal)

@@ -17,8 +17,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import ApiError, ApiErrorSerializer
-from config.handlers import streaming_content
 from games import daily, selectors, services
 from games.idempotency import already_answered, respond_once
 from games.rules import VARIANTS
@@ -48,6 +46,8 @@ from games.serializers import (
     plainly_valid,
 )
 from games.staff_serializers import StaffReviewSerializer
+from web.errors import ApiError, ApiErrorSerializer
+from web.handlers import streaming_content
 
 if TYPE_CHECKING:
     from games.models import Game
@@ -334,7 +334,7 @@ class ExportView(APIView):
         )
         day = exported_at.date().isoformat()
         response["Content-Disposition"] = f'attachment; filename="patience-data-{day}.json"'
-        return response  # no-store, as every API answer (config.api.PrivateApiResponses)
+        return response  # no-store, as every API answer (web.errors.PrivateApiResponses)
 
 
 # -- daily challenges and leaderboards -------------------------------------------------------

@@ -8,10 +8,10 @@ import os
 import pytest
 from django.db import transaction
 
-from config.api import ApiError
 from games import services
 from games.live import game_group
 from tests.games.helpers import GroupInbox
+from web.errors import ApiError
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -87,7 +87,7 @@ class GatedLayer:
 
 @pytest.fixture
 def gated_layer(monkeypatch) -> GatedLayer:
-    from config import publish
+    from web import publish
 
     layer = GatedLayer()
     monkeypatch.setattr(publish, "get_channel_layer", lambda: layer)
@@ -99,8 +99,8 @@ async def publish_in_a_request(game_id: int, numbers: range) -> None:
     with the event loop serving it known."""
     from asgiref.sync import sync_to_async
 
-    from config import publish
-    from config.handlers import request_loop
+    from web import publish
+    from web.handlers import request_loop
 
     def request_thread() -> None:
         for number in numbers:
@@ -129,7 +129,7 @@ class BrokenLayer:
 def test_a_failed_live_update_neither_fails_nor_undoes_the_move(
     django_user_model, monkeypatch, caplog
 ):
-    from config import publish
+    from web import publish
 
     monkeypatch.setattr(publish, "get_channel_layer", BrokenLayer)
     user = django_user_model.objects.create_user("unheard", password="x")
@@ -170,7 +170,7 @@ def test_a_move_builds_its_representation_once_for_the_answer_and_the_update(
 def test_while_redis_hangs_updates_wait_up_to_a_limit_then_the_oldest_go(
     gated_layer, monkeypatch, caplog
 ):
-    from config import publish
+    from web import publish
 
     monkeypatch.setattr(publish, "MAX_WAITING", 10)
 
@@ -195,7 +195,7 @@ def test_a_burst_of_updates_goes_to_redis_together_in_order_and_reaches_its_list
     from channels.layers import get_channel_layer
     from redis.asyncio.client import Pipeline
 
-    from config import publish
+    from web import publish
 
     settings.CHANNEL_LAYERS = {
         "default": {

@@ -14,11 +14,11 @@ from django.db import transaction
 from django.test import Client
 
 from accounts import services as accounts
-from config.api import ApiError
 from config.asgi import application
 from games import daily, selectors, services
 from games.live import leaderboard_group
 from tests.games.helpers import GroupInbox
+from web.errors import ApiError
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -19,7 +19,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
-from config.handlers import request_loop
+from web.handlers import request_loop
 
 logger = logging.getLogger(__name__)
 

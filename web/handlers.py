@@ -29,7 +29,7 @@ from django.core.handlers.asgi import ASGIHandler
 from django.http import HttpRequest, HttpResponseBase
 
 #: The event loop serving the current request, for work the request hands back to it without
-#: waiting (``config.publish`` sends there). None outside an ASGI request (tests, commands).
+#: waiting (``web.publish`` sends there). None outside an ASGI request (tests, commands).
 request_loop: ContextVar[asyncio.AbstractEventLoop | None] = ContextVar(
     "request_loop", default=None
 )

@@ -15,11 +15,11 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from config import layer_watch
 from games import consumers, daily, services
 from tests.games.test_websockets import ORIGIN, connect, move_of, session_headers
 from tests.redis_server import PrivateRedis
 from tests.redis_server import private_redis as start_private_redis
+from web import layer_watch
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,5 +1,5 @@
 """At most so many websockets per account and per address, counted in this process's memory or,
-with ``REDIS_URL``, in Redis over every server process (``config.connection_cap``).
+with ``REDIS_URL``, in Redis over every server process (``web.connection_cap``).
 
 The counting tests run on both counters: in memory always, on Redis when ``REDIS_URL`` is set
 (CI). A process that dies is shown by slots that are never renewed nor released.
@@ -21,9 +21,9 @@ from django.db import connection
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
-from config import connection_cap
 from config.asgi import application
 from games import daily, services
+from web import connection_cap
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

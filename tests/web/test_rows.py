@@ -1,4 +1,4 @@
-"""config.rows: instances read from hand-written SQL equal what the ORM loads."""
+"""web.rows: instances read from hand-written SQL equal what the ORM loads."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.utils import timezone
 
-from config.rows import RowReader
+from web.rows import RowReader
 
 pytestmark = pytest.mark.django_db
 

@@ -345,6 +345,6 @@ class ApiErrorDetailSerializer(serializers.Serializer):
 
 
 class ApiErrorSerializer(serializers.Serializer):
-    """The body of every error answer (config.api); for the schema only."""
+    """The body of every error answer (web.errors); for the schema only."""
 
     error = ApiErrorDetailSerializer()

@@ -8,8 +8,8 @@ from django.test import Client, override_settings
 
 from games import services
 from games.models import Game
-from tests.config.urls_debug import HIDDEN
 from tests.games.helpers import assert_error, client_for, crash_tolerant, new_game
+from tests.web.urls_debug import HIDDEN
 
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("config.urls")]
 
@@ -61,7 +61,7 @@ def test_a_server_error_is_json_and_shows_nothing_of_the_game(monkeypatch) -> No
     assert str(seed) not in response.content.decode()
 
 
-@pytest.mark.urls("tests.config.urls_debug")
+@pytest.mark.urls("tests.web.urls_debug")
 def test_a_pages_debug_error_page_shows_no_local_variables() -> None:
     response = Client(raise_request_exception=False).get("/failing-page/")
     assert response.status_code == 500
