@@ -10,3 +10,5 @@ from rest_framework.authtoken.models import TokenProxy
 
 if admin.site.is_registered(TokenProxy):
     admin.site.unregister(TokenProxy)
+
+from accounts import player_admin  # noqa: F401  (registers the user admin)

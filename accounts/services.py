@@ -2,7 +2,7 @@
 
 Session sign-in and sign-out stay in the views: they are HTTP concerns, and these functions are
 also usable from scripts and other apps. Field-level rule violations raise DRF's ValidationError
-(so the API answers 400 "invalid" with ``fields``); other domain errors raise ``ApiError``.
+(so the API answers 400 "invalid" with ``fields``); other refusals raise ``ServiceError``.
 """
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ from django.utils.http import urlsafe_base64_encode
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ValidationError
 
+from accounts.errors import ServiceError
 from accounts.live import SignOut, schedule_sign_out, sign_in_tag_of
 from accounts.models import UserSession
 from accounts.selectors import email_is_taken, reset_link_user, username_is_taken
 from accounts.throttling import LoginGuard
-from web.errors import ApiError
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractUser
@@ -101,7 +101,7 @@ def new_password_problems(password: str, *, username: str, email: str = "") -> l
 def authenticate_credentials(*, username: str, password: str, client_ip: str) -> AbstractUser:
     """The active user with these credentials; failures count toward the sign-in throttle.
 
-    Raises LoginThrottled (429) once the username or the IP has failed too often, and ApiError
+    Raises LoginThrottled (429) once the username or the IP has failed too often, and ServiceError
     "invalid_credentials" (400) for a wrong username or password.
     """
     guard = LoginGuard(username=username, client_ip=client_ip)
@@ -110,7 +110,7 @@ def authenticate_credentials(*, username: str, password: str, client_ip: str) ->
     # timing doesn't reveal which usernames exist either.
     user = authenticate(None, username=username, password=password)
     if user is None:
-        raise ApiError("invalid_credentials", INVALID_CREDENTIALS_MESSAGE)
+        raise ServiceError("invalid_credentials", INVALID_CREDENTIALS_MESSAGE)
     guard.succeeded()
     return user
 
@@ -147,7 +147,7 @@ def _refuse_the_same_password(old_password: str, new_password: str) -> None:
     account has would still end every other session and revoke the API token."""
     if new_password == old_password:
         fields = {"new_password": [SAME_PASSWORD_MESSAGE]}
-        raise ApiError("same_password", SAME_PASSWORD_MESSAGE, fields=fields)
+        raise ServiceError("same_password", SAME_PASSWORD_MESSAGE, fields=fields)
 
 
 def delete_account(*, user: AbstractUser, password: str, client_ip: str) -> None:
@@ -163,7 +163,7 @@ def delete_account(*, user: AbstractUser, password: str, client_ip: str) -> None
         raise ValidationError({"password": [WRONG_PASSWORD_MESSAGE]})
     guard.succeeded()
     if user.is_staff or user.is_superuser:
-        raise ApiError("staff_account", STAFF_ACCOUNT_MESSAGE, status_code=403)
+        raise ServiceError("staff_account", STAFF_ACCOUNT_MESSAGE)
     _remove_accounts([user])
 
 
@@ -173,7 +173,7 @@ def remove_accounts(*, actor: AbstractUser, users: Iterable[AbstractUser]) -> in
     included, but never the actor's own (another administrator removes it). How many."""
     users = list(users)
     if any(user.pk == actor.pk for user in users):
-        raise ApiError("own_account", OWN_ACCOUNT_MESSAGE, status_code=403)
+        raise ServiceError("own_account", OWN_ACCOUNT_MESSAGE)
     with transaction.atomic():
         # Before the deletion, while the accounts and what goes with them can still be read;
         # a receiver that fails leaves every account in place.
@@ -250,7 +250,7 @@ def reset_password(*, uid: str, token: str, new_password: str) -> AbstractUser:
     password changes what its token was made from. Revokes the API token; every session ends."""
     user = reset_link_user(uid, token)
     if user is None:
-        raise ApiError("invalid_reset_link", INVALID_RESET_LINK_MESSAGE)
+        raise ServiceError("invalid_reset_link", INVALID_RESET_LINK_MESSAGE)
     _set_password(user, new_password)
     return user
 

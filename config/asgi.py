@@ -22,8 +22,8 @@ from django.urls import reverse  # noqa: E402
 
 from accounts.websocket import TokenAuthMiddleware  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from games import winnable_pool  # noqa: E402
-from games.day_closer import StartWithServer  # noqa: E402
+from games.daily.day_closer import StartWithServer  # noqa: E402
+from games.play import winnable_pool  # noqa: E402
 from web.origins import SameOriginValidator  # noqa: E402
 
 if settings.DEBUG:
@@ -39,8 +39,8 @@ router = ProtocolTypeRouter(
     }
 )
 # Unfinished ranked attempts of past days are closed as the server starts and after each
-# midnight UTC (games.day_closer); the pools of winnable deals are topped up in the
-# background (games.winnable_pool).
+# midnight UTC (games.daily.day_closer); the pools of winnable deals are topped up in the
+# background (games.play.winnable_pool).
 application = StartWithServer(winnable_pool.StartWithServer(router))
 
 # Everything loaded so far (Django, the apps, the URL conf) lives as long as the process.

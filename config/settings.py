@@ -254,7 +254,8 @@ STORAGES = {
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The five games' rule documents (the specification), served on the rules pages.
-SEEDS_DIR = BASE_DIR / "seeds"
+# The folder is named "seeds" (the layout is given); a "seed" elsewhere is a deal number.
+RULE_DOCUMENTS_DIR = BASE_DIR / "seeds"
 
 # -- the API ---------------------------------------------------------------------------------
 
@@ -303,8 +304,9 @@ SPECTACULAR_SETTINGS = {
     "PATH_CONVERTER_OVERRIDES": {"game_id": int},
 }
 
-# Daily challenges (games.dailies): a day deals the first of its candidate seeds that the solver
-# proves winnable within DAILY_SOLVER_SECONDS and DAILY_SOLVER_POSITIONS per candidate. After
+# Daily challenges (games.daily.challenges): a day deals the first of its candidate seeds
+# that the solver proves winnable within DAILY_SOLVER_SECONDS and DAILY_SOLVER_POSITIONS per
+# candidate. After
 # DAILY_SOLVER_CANDIDATES candidates without a proof the day deals candidate 0, marked not
 # proven (and logged as an error). DAILY_PREPARE_DAYS: days ahead of today kept prepared.
 # DAILY_SOLVER_SUBPROCESS off: solve in the calling thread (tests; the server keeps it on, so
@@ -316,11 +318,11 @@ DAILY_PREPARE_DAYS = env_number("DAILY_PREPARE_DAYS", 2)
 DAILY_SOLVER_SUBPROCESS = env_bool("DAILY_SOLVER_SUBPROCESS", True)
 
 # At midnight UTC (and as it starts) each server process closes the ranked daily attempts
-# left unfinished when their day ended (games.day_closer). Off: leave it to a scheduled
+# left unfinished when their day ended (games.daily.day_closer). Off: leave it to a scheduled
 # `manage.py close_days`.
 CLOSE_DAYS_IN_SERVER = env_bool("CLOSE_DAYS_IN_SERVER", True)
 
-# Winnable deals (games.winnable_pool): each server process keeps every game's pool of deals
+# Winnable deals (games.play.winnable_pool): each server process keeps every game's pool of deals
 # the solver has proven winnable topped up to WINNABLE_POOL_SIZE, in a child process at a
 # lower priority, searching each random deal for at most WINNABLE_POOL_SECONDS (and
 # WINNABLE_POOL_POSITIONS). Off: fill the pools with `manage.py fill_winnable_pool` instead.
@@ -400,7 +402,7 @@ if _redis_url:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Fair play: automatic flags on ranked attempts (games.selectors.fair_play_findings). A burst
+# Fair play: automatic flags on ranked attempts (games.moderation.fair_play). A burst
 # is BURST_MOVES moves in a row, each under BURST_MS after the one before (keep it under the
 # play page's Finish pace, FINISH_STEP_MS, 220 ms); a win faster than MIN_SECONDS_PER_MOVE per
 # move on the board, leaving out its final run of moves to the foundations, is implausible.

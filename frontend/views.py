@@ -19,7 +19,9 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from accounts.selectors import reset_link_user
 from accounts.services import INVALID_RESET_LINK_MESSAGE
 from frontend.games import GAMES
-from games import daily, selectors
+from games.daily import days
+from games.play import selectors as play_selectors
+from games.profiles import selectors as profiles
 from games.solver.winnability import budget_words, percent
 from games.solver.winnability import read_summary as read_winnability_summary
 from web import errors
@@ -29,7 +31,7 @@ def _rules_path(slug: str) -> Path:
     # Only known slugs reach the filesystem, so a crafted slug cannot name another file.
     if slug not in GAMES:
         raise Http404("No such game.")
-    return Path(settings.SEEDS_DIR) / f"{slug}.txt"
+    return Path(settings.RULE_DOCUMENTS_DIR) / f"{slug}.txt"
 
 
 def _read_rules(slug: str) -> str:
@@ -91,7 +93,7 @@ def index(request: HttpRequest) -> HttpResponse:
 
 
 def _own_game_page(request: HttpRequest, template: str, game_id: int) -> HttpResponse:
-    if not selectors.owns_game(request.user, game_id):
+    if not play_selectors.owns_game(request.user, game_id):
         raise Http404("No such game.")
     return _page(request, template, game_id=game_id)
 
@@ -110,7 +112,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @ensure_csrf_cookie
 def daily_page(request: HttpRequest) -> HttpResponse:
-    return _page(request, "daily.html", date=daily.today())
+    return _page(request, "daily.html", date=days.today())
 
 
 @ensure_csrf_cookie
@@ -119,7 +121,7 @@ def daily_board(request: HttpRequest, date: dt.date, slug: str) -> HttpResponse:
         raise Http404("No such game.")
     # today: whether the day is still to come, open or closed, said before any script runs.
     return _page(
-        request, "daily_board.html", date=date, slug=slug, name=GAMES[slug], today=daily.today()
+        request, "daily_board.html", date=date, slug=slug, name=GAMES[slug], today=days.today()
     )
 
 
@@ -142,7 +144,7 @@ def profile(request: HttpRequest) -> HttpResponse:
 
 def player(request: HttpRequest, username: str) -> HttpResponse:
     """Anyone's public profile; its results come from /api/players/<username>/."""
-    shown = selectors.public_player(username)
+    shown = profiles.public_player(username)
     if shown is None:
         raise Http404("No such player.")
     return _page(request, "player.html", player=shown)
@@ -175,7 +177,7 @@ def _not_their_game(request: HttpRequest, path: str) -> bool:
         return False
     if match.view_name not in _GAME_PAGES:
         return False
-    return not selectors.owns_game(request.user, match.kwargs["game_id"])
+    return not play_selectors.owns_game(request.user, match.kwargs["game_id"])
 
 
 def _sign_in_page(request: HttpRequest, template: str) -> HttpResponse:

@@ -21,8 +21,9 @@ from rest_framework.renderers import JSONRenderer
 
 from accounts.live import SignIn, SignOut, account_group
 from accounts.selectors import still_signed_in
-from games import selectors
+from games.daily import leaderboards
 from games.live import game_group, leaderboard_group
+from games.play import selectors as play_selectors
 from games.rules import VARIANTS
 from web import connection_cap, layer_watch
 from web.errors import REDIS_UNREACHABLE
@@ -196,7 +197,7 @@ class GameConsumer(PatienceConsumer):
             await self.refuse(NOT_SIGNED_IN)
             return
         game_id = self.scope["url_route"]["kwargs"]["game_id"]
-        game = await database_sync_to_async(selectors.watchable_game)(user, game_id)
+        game = await database_sync_to_async(play_selectors.watchable_game)(user, game_id)
         if game is None:
             await self.refuse(NOT_FOUND)
             return
@@ -209,7 +210,7 @@ class GameConsumer(PatienceConsumer):
             return
         since = self.query("since")
         since_number = int(since) if since and since.isdigit() else None
-        catch_up = await database_sync_to_async(selectors.game_catch_up)(
+        catch_up = await database_sync_to_async(play_selectors.game_catch_up)(
             game, since_number, settings.WEBSOCKET_CATCH_UP_LIMIT
         )
         await self.send_json(as_json(catch_up))
@@ -247,7 +248,9 @@ class BoardCache:
             if cached and cached[0] >= changed_at:
                 return cached[1]
             started = time.monotonic()
-            ranking = as_json(await database_sync_to_async(selectors.daily_ranking)(date, variant))
+            ranking = as_json(
+                await database_sync_to_async(leaderboards.daily_ranking)(date, variant)
+            )
             self.entries[key] = (started, ranking)
             return ranking
 

@@ -14,13 +14,14 @@ update lost with its process is caught up on reconnection (``?since=``).
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 
-from web.publish import publish
+from web.publish import publish, publish_through
 
 if TYPE_CHECKING:
     import datetime as dt
@@ -59,3 +60,9 @@ def _changed() -> dict[str, Any]:
     # The id lets every watcher in a process recognise the same change, so one read of the
     # board after it serves them all.
     return {"type": "leaderboard.changed", "change": uuid.uuid4().hex}
+
+
+def send_updates_through(loop: asyncio.AbstractEventLoop | None) -> None:
+    """A server's background thread (the day closer) sends its live updates through the
+    server's event loop, as requests do, rather than waiting on Redis itself."""
+    publish_through(loop)

@@ -37,8 +37,8 @@ class DailyChallenge(models.Model):
 
     The seed is the first of the day's candidates (an HMAC of the date, game and candidate
     number under a server secret, so nobody can compute it ahead) that the solver proves
-    winnable: ``games.dailies`` prepares it days ahead. Staff may set a day's seed before the
-    day starts; it is solved too, and kept even when not proven winnable.
+    winnable: ``games.daily.challenges`` prepares it days ahead. Staff may set a day's seed
+    before the day starts; it is solved too, and kept even when not proven winnable.
 
     The certificate (``solution``, the winning line) shows every card: like the seed, nobody
     sees it before the day has closed.
@@ -121,7 +121,7 @@ class Game(models.Model):
     board_moves = models.PositiveIntegerField(default=0)
     undo_count = models.PositiveIntegerField(default=0)
     #: An undo would be accepted now: a casual game in play whose last move on the board
-    #: showed no hidden card (``games.history.revealed_hidden_cards``).
+    #: showed no hidden card (``games.play.history.revealed_hidden_cards``).
     can_undo = models.BooleanField(default=False)
     hint_count = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
@@ -154,7 +154,7 @@ class Game(models.Model):
 class WinnableDeal(models.Model):
     """A deal the solver has proven winnable, with its certificate (a winning line, every card
     shown: as secret as the seed). Rows with no ``dealt_at`` are the pool a new "winnable"
-    game is dealt from (``games.winnable_pool``); each is dealt once, and stays afterwards
+    game is dealt from (``games.play.winnable_pool``); each is dealt once, and stays afterwards
     with the game it went to, so its line can be shown once that game is over."""
 
     variant = models.CharField(max_length=32, choices=VARIANT_CHOICES)
@@ -283,7 +283,7 @@ class GameFlag(models.Model):
 
 class AuditLog(models.Model):
     """One staff action (flag, unflag, exclude, reinstate, a daily seed set or removed, an
-    account deleted): who, when, what and why. Written once by ``games.services``, never
+    account deleted): who, when, what and why. Written once by ``games.moderation.services``, never
     changed. A player closing their own account is not a staff action: it leaves no entry."""
 
     class Action(models.TextChoices):

@@ -1,4 +1,4 @@
-"""Input validation for the games API (output is built by ``games.selectors``)."""
+"""Input validation for the games API (output is built by the features' selectors)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from rest_framework import serializers
 from rest_framework.utils import json as drf_json
 
 from games.models import VARIANT_CHOICES, Game
+from games.play.selectors import FINISHED
 from games.rules import MAX_SEED
-from games.selectors import FINISHED
 from web.errors import KnownFieldsOnly
 
 MAX_PAGE = 1_000_000
@@ -44,7 +44,7 @@ class QueryDay(serializers.DateField):
         return super().to_internal_value(value)
 
 
-#: As games.services.create_game says it.
+#: As games.play.services.create_game says it.
 SEED_MESSAGE = f"A deal number is a whole number from 0 to {MAX_SEED}."
 MOVE_NUMBER_MESSAGE = "The game's move number as you last saw it: a whole number from 0 up."
 
@@ -58,7 +58,7 @@ def expected_move_number() -> serializers.IntegerField:
     )
 
 
-#: As games.views.known_variant says it, with the unknown slug's repr.
+#: As games.inputs.known_variant says it, with the unknown slug's repr.
 UNKNOWN_VARIANT_MESSAGE = "There is no game called {input!r}."
 
 
@@ -116,7 +116,9 @@ class ActionInput(KnownFieldsOnly):
     expected_move_number = expected_move_number()
 
 
-def plainly_valid(serializer_class: type[KnownFieldsOnly], data: Any) -> dict[str, Any] | None:
+def valid_without_serializer(
+    serializer_class: type[KnownFieldsOnly], data: Any
+) -> dict[str, Any] | None:
     """``data`` as ``MoveInput`` or ``ActionInput`` would validate it, when it is written as
     clients write it: an object of the serializer's own members only (``move`` not null), and
     ``expected_move_number`` absent, null or a whole number from 0 up. None for anything else,
@@ -165,7 +167,7 @@ class ReplayQuery(serializers.Serializer):
     )
 
 
-# -- answers: the shapes built by games.selectors, declared for the OpenAPI schema --------------
+# -- answers: the shapes the selectors build, declared for the OpenAPI schema --------------
 
 
 class PileSerializer(serializers.Serializer):

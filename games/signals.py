@@ -15,17 +15,19 @@ from django.db.models.signals import pre_delete
 from django.dispatch import receiver
 
 from accounts.services import removed_by_staff
-from games import live, selectors, services
+from games import live
+from games.daily import leaderboards
+from games.moderation import services as moderation
 
 
 @receiver(pre_delete, sender=settings.AUTH_USER_MODEL, dispatch_uid="games.player_removed")
 def player_removed(sender: Any, instance: Any, **kwargs: Any) -> None:
     # Read before the cascade deletes the games; sent only if the deletion commits.
-    for date, variant in selectors.daily_boards_entered(instance):
+    for date, variant in leaderboards.daily_boards_entered(instance):
         live.schedule_leaderboard_update(date, variant)
 
 
 @receiver(removed_by_staff, dispatch_uid="games.accounts_removed_by_staff")
 def accounts_removed_by_staff(sender: Any, actor: Any, users: list[Any], **kwargs: Any) -> None:
     # In the removal's transaction: no account goes without its audit entry.
-    services.audit_account_removals(actor=actor, users=users)
+    moderation.audit_account_removals(actor=actor, users=users)

@@ -4,19 +4,19 @@ import pytest
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    # Importing config.asgi starts the day closer (games.day_closer): in this process it would
+    # Importing config.asgi starts the day closer (games.daily.day_closer): in this process it would
     # write to the database behind the tests' backs. Its tests drive it directly.
     from django.conf import settings
 
     settings.CLOSE_DAYS_IN_SERVER = False
-    # Daily challenges are solved (games.dailies) in this process, on a budget of positions
+    # Daily challenges are solved (games.daily.challenges) in this process, on a budget of positions
     # small enough for a test run and deterministic (the seconds never run out first): the
     # quick games are proven within it, the slow ones deal candidate 0 unproven after two tries.
     settings.DAILY_SOLVER_SUBPROCESS = False
     settings.DAILY_SOLVER_POSITIONS = 3000
     settings.DAILY_SOLVER_SECONDS = 600.0
     settings.DAILY_SOLVER_CANDIDATES = 2
-    # Nor fill the winnable-deal pools (games.winnable_pool) behind their backs.
+    # Nor fill the winnable-deal pools (games.play.winnable_pool) behind their backs.
     settings.WINNABLE_POOL_IN_SERVER = False
 
 
@@ -24,17 +24,18 @@ def pytest_configure(config: pytest.Config) -> None:
 def _daily_challenges_prepared_on_first_use(
     request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The service prepares each day's challenges ahead (games.dailies) and a request that
+    """The service prepares each day's challenges ahead (games.daily.challenges) and a request that
     finds none is told to come back (503 ``daily_not_ready``). Tests that play a challenge
     need it prepared: here the first request that finds none prepares it, through the real
     preparation service (the solver's answers memoized per deal and budget, so a run pays
     for each deal once). Tests marked ``dailies_unprepared`` see the service as it is."""
     if request.node.get_closest_marker("dailies_unprepared"):
         return
-    from games import dailies, services
+    from games.daily import challenges
+    from games.daily import services as daily_services
 
     monkeypatch.setattr(
-        services, "challenge_not_ready", lambda date, slug: dailies.prepare(date, slug)[0]
+        daily_services, "challenge_not_ready", lambda date, slug: challenges.prepare(date, slug)[0]
     )
 
 

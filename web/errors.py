@@ -1,8 +1,11 @@
 """The API's error format: every error is ``{"error": {"code": ..., "message": ...}}``.
 
-Domain code raises ``ApiError`` (or lets DRF raise its own exceptions); the exception handler
-turns all of them into that body with a stable code, so clients branch on ``code`` and show
-``message``. Validation errors add ``fields``: the messages for each field, for forms.
+The services refuse with a ``ServiceError`` (``accounts.errors``; ``games.errors.GameError``):
+a stable code and a message, no HTTP. ``STATUS_OF_REFUSAL`` below gives each code its status,
+in this one place. The API layer raises ``ApiError`` (a status of its own) or lets DRF raise
+its exceptions; the exception handler turns all of them into that body, so clients branch on
+``code`` and show ``message``. Validation errors add ``fields``: the messages for each field,
+for forms.
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from accounts.errors import ServiceError
+
 logger = logging.getLogger(__name__)
 
 
@@ -57,6 +62,43 @@ class ApiError(exceptions.APIException):
         self.message = message
         self.headers = dict(headers or {})  # e.g. Retry-After on a 503
         self.extra = extra
+
+
+#: The HTTP status of each refusal of the services (``ServiceError.code``); any other is 400.
+STATUS_OF_REFUSAL = {
+    **dict.fromkeys(("not_found", "not_yet", "no_solution"), 404),
+    **dict.fromkeys(("staff_account", "own_account"), 403),
+    **dict.fromkeys(
+        (
+            "stale_move_number",
+            "game_finished",
+            "undo_not_allowed",
+            "nothing_to_undo",
+            "hints_not_allowed",
+            "challenge_closed",
+            "challenge_not_open",
+            "challenge_started",
+            "attempt_exists",
+            "attempt_first",
+            "not_flagged",
+            "not_ranked",
+            "already_excluded",
+            "not_excluded",
+        ),
+        409,
+    ),
+    "export_in_progress": 429,
+    **dict.fromkeys(("daily_not_ready", "no_winnable_deal"), 503),
+}
+
+
+def refusal_response(exc: ServiceError) -> Response:
+    response = Response(
+        error_body(exc.code, exc.message, **exc.extra), STATUS_OF_REFUSAL.get(exc.code, 400)
+    )
+    if exc.retry_after is not None:
+        response["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 DRF_CODES = {
@@ -95,6 +137,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             error_body("body_too_large", "The request body is too large."),
             status=status.HTTP_400_BAD_REQUEST,
         )
+    if isinstance(exc, ServiceError):
+        return refusal_response(exc)
     if isinstance(exc, ApiError):
         response = Response(error_body(exc.error_code, exc.message, **exc.extra), exc.status_code)
         for name, value in exc.headers.items():

@@ -24,6 +24,12 @@ from web.handlers import request_loop
 logger = logging.getLogger(__name__)
 
 
+def publish_through(loop: asyncio.AbstractEventLoop | None) -> None:
+    """From now on, this thread (a server's background thread) publishes through ``loop``, the
+    server's event loop, as its requests do; ``None``: it sends and waits."""
+    request_loop.set(loop)
+
+
 def publish(group: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:

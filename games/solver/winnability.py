@@ -1,5 +1,5 @@
 """How often each game can be won, and winnable deals for the pool: the solver run on many
-deals. Pure Python, no Django (``manage.py winnability`` and ``games.winnable_pool`` are thin
+deals. Pure Python, no Django (``manage.py winnability`` and ``games.play.winnable_pool`` are thin
 wrappers), so it also runs in a child process.
 
 A run solves deals ``seed_from``, ``seed_from + 1``, … (reproducible, and resumable: the

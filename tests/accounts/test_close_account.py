@@ -9,8 +9,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
-from games import services as games
 from games.models import AuditLog, Game, Move
+from games.moderation import services as moderation
+from games.play import services as play_services
 from tests.accounts.helpers import PASSWORD, assert_error, login, post, url
 
 pytestmark = pytest.mark.django_db
@@ -24,8 +25,8 @@ def close(client: Client, password: Any = PASSWORD, **extra: Any) -> Any:
 def test_closing_deletes_the_player_their_games_and_histories_and_signs_out(
     signed_in: Client, ada: User
 ) -> None:
-    game = games.create_game(user=ada, variant_slug="gold-mine", seed=3).game
-    games.play_move(user=ada, game_id=game.pk, move={"type": "deal"})
+    game = play_services.create_game(user=ada, variant_slug="gold-mine", seed=3).game
+    play_services.play_move(user=ada, game_id=game.pk, move={"type": "deal"})
     Token.objects.create(user=ada)
 
     response = close(signed_in)
@@ -46,7 +47,7 @@ def test_the_name_is_free_again_once_an_account_is_closed(signed_in: Client) -> 
 
 
 def test_a_wrong_or_missing_password_closes_nothing(signed_in: Client, ada: User) -> None:
-    game = games.create_game(user=ada, variant_slug="gold-mine", seed=3).game
+    game = play_services.create_game(user=ada, variant_slug="gold-mine", seed=3).game
 
     wrong = assert_error(close(signed_in, "not-my-password"), 400, "invalid")
     assert "password" in wrong["fields"]
@@ -87,9 +88,9 @@ def test_a_script_closes_its_account_with_its_token(client: Client, ada: User) -
 def test_other_players_and_the_audit_log_stay(signed_in: Client, ada: User) -> None:
     other = User.objects.create_user("grace", password=PASSWORD)
     staff = User.objects.create_user("staff", password=PASSWORD, is_staff=True)
-    theirs = games.create_game(user=other, variant_slug="gold-mine", seed=4).game
-    mine = games.create_game(user=ada, variant_slug="gold-mine", seed=5).game
-    games.flag_game(actor=staff, game_id=mine.pk, reason="looked odd")
+    theirs = play_services.create_game(user=other, variant_slug="gold-mine", seed=4).game
+    mine = play_services.create_game(user=ada, variant_slug="gold-mine", seed=5).game
+    moderation.flag_game(actor=staff, game_id=mine.pk, reason="looked odd")
 
     assert close(signed_in).status_code == 204
 
@@ -101,6 +102,6 @@ def test_other_players_and_the_audit_log_stay(signed_in: Client, ada: User) -> N
 def test_closing_ones_own_account_is_not_a_staff_action_and_leaves_no_audit_entry(
     signed_in: Client, ada: User
 ) -> None:
-    games.create_game(user=ada, variant_slug="gold-mine", seed=3)
+    play_services.create_game(user=ada, variant_slug="gold-mine", seed=3)
     assert close(signed_in).status_code == 204
     assert not AuditLog.objects.exists()

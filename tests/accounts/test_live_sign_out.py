@@ -21,8 +21,10 @@ from django.utils.http import urlsafe_base64_encode
 
 from accounts.live import SignIn, SignOut, session_tag
 from config.asgi import application
-from games import daily, services
 from games.consumers import SIGNED_OUT_MESSAGE, PatienceConsumer
+from games.daily import days
+from games.daily import services as daily_services
+from games.play import services as play_services
 from tests.accounts.helpers import PASSWORD, login, post, url
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -45,7 +47,7 @@ def token_headers(client: Client) -> list[tuple[bytes, bytes]]:
 
 @pytest.fixture
 def game(ada) -> int:
-    return services.create_game(user=ada, variant_slug="gold-mine", seed=5).game.pk
+    return play_services.create_game(user=ada, variant_slug="gold-mine", seed=5).game.pk
 
 
 async def watch(game_id: int, headers: list[tuple[bytes, bytes]]) -> WebsocketCommunicator:
@@ -67,7 +69,7 @@ async def assert_signed_out(ws: WebsocketCommunicator) -> None:
 
 async def assert_still_live(ws: WebsocketCommunicator, game_id: int, ada) -> None:
     """The next thing the connection hears is the next move, not its end."""
-    outcome = await sync_to_async(services.play_move)(
+    outcome = await sync_to_async(play_services.play_move)(
         user=ada, game_id=game_id, move={"type": "deal"}
     )
     update = await ws.receive_json_from(timeout=5)
@@ -190,8 +192,8 @@ def test_a_deactivated_account_is_disconnected(ada, game):
 
 
 def test_a_leaderboard_watcher_who_signs_out_keeps_watching_without_their_entry(ada):
-    today = daily.today()
-    services.start_daily_attempt(user=ada, date=today, variant_slug="gold-mine")
+    today = days.today()
+    daily_services.start_daily_attempt(user=ada, date=today, variant_slug="gold-mine")
     client, headers = browser()
 
     async def scenario() -> None:
@@ -248,8 +250,8 @@ def test_a_sign_in_that_ends_while_the_connection_opens_still_ends_it(ada, game,
 def test_a_board_watcher_signed_out_while_connecting_gets_the_board_without_their_entry(
     ada, monkeypatch
 ):
-    today = daily.today()
-    services.start_daily_attempt(user=ada, date=today, variant_slug="gold-mine")
+    today = days.today()
+    daily_services.start_daily_attempt(user=ada, date=today, variant_slug="gold-mine")
     client, headers = browser()
     end_sign_in_just_before_listening(monkeypatch, lambda: post(client, "logout"))
 
@@ -297,7 +299,7 @@ def test_signing_out_of_other_devices_ends_their_connections_and_keeps_this_ones
         response = await sync_to_async(post)(here, "logout-others")
         assert response.json() == {"ended": 1}
         await assert_signed_out(other_device)
-        await sync_to_async(services.play_move)(user=ada, game_id=game, move={"type": "deal"})
+        await sync_to_async(play_services.play_move)(user=ada, game_id=game, move={"type": "deal"})
         for still_open in (this_tab, script):
             assert (await still_open.receive_json_from(timeout=5))["type"] == "update"
             await still_open.disconnect()
@@ -368,7 +370,7 @@ def test_signing_in_as_another_account_ends_the_old_sign_in_as_signing_out_does(
         assert (await sync_to_async(switch)()).status_code in (200, 201)
         await assert_signed_out(first_tab)
         await assert_signed_out(second_tab)
-        await sync_to_async(services.play_move)(user=ada, game_id=game, move={"type": "deal"})
+        await sync_to_async(play_services.play_move)(user=ada, game_id=game, move={"type": "deal"})
         for still_open in (elsewhere, script):
             assert (await still_open.receive_json_from(timeout=5))["type"] == "update"
             await still_open.disconnect()

@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.test import APIClient
 
-from games import daily
+from games.daily import days
 from games.models import Game
 from tests.accounts.helpers import PASSWORD, assert_error, login, post, url
 
@@ -66,7 +66,7 @@ def test_an_old_pages_email_save_is_refused_and_changes_no_account(
 def test_an_old_pages_ranked_start_is_refused_and_starts_nothing(
     switched: Client, other: User
 ) -> None:
-    path = f"/api/daily/{daily.today().isoformat()}/gold-mine/attempt/"
+    path = f"/api/daily/{days.today().isoformat()}/gold-mine/attempt/"
 
     response = switched.post(path, HTTP_IDEMPOTENCY_KEY="k1", **as_page_of("ada"))
 

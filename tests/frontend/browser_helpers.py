@@ -1,7 +1,7 @@
 """Helpers for the browser tests: signing in, starting deals, reading and moving on the board.
 
 Everything goes through the page (its forms, its clicks, or fetch from the page with the
-session and csrftoken cookies), never through games.services: the server under test is a
+session and csrftoken cookies), never through the games' services: the server under test is a
 separate process, and this thread runs Playwright's event loop.
 """
 

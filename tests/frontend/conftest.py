@@ -74,7 +74,7 @@ def serve_site(**settings: str) -> Iterator[str]:
         "SECRET_KEY": "browser-tests",
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DATABASE_POOL_MAX": "6",
-        # Tests close past days' attempts themselves, when they choose (games.day_closer).
+        # Tests close past days' attempts themselves, when they choose (games.daily.day_closer).
         "CLOSE_DAYS_IN_SERVER": "0",
         # Nor do they want the solver filling the winnable-deal pools on the shared CPU.
         "WINNABLE_POOL_IN_SERVER": "0",

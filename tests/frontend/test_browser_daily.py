@@ -84,7 +84,7 @@ def test_an_attempt_open_when_its_day_closes_shows_the_day_closed_at_once(site, 
     already refused) turns into the result as the service closes the attempt."""
     if not os.environ.get("REDIS_URL"):
         pytest.skip("the close is made in this process and reaches the server through Redis")
-    from games import day_closer
+    from games.daily import day_closer
 
     yesterday = dt.datetime.now(dt.UTC).date() - dt.timedelta(days=1)
     ada = get_user_model().objects.get(username="ada")
@@ -331,10 +331,10 @@ def test_a_new_player_sees_every_deal_proven_and_after_the_day_how_it_could_be_w
     """Today: each prepared challenge says how hard it is and that it can be won, and nothing
     of its line; after the day: "See how it could be won" steps through the solver's line
     from the deal to the last card home."""
-    from games import daily
+    from games.daily import days
     from games.models import DailyChallenge
 
-    today = daily.today()
+    today = days.today()
     page.goto(f"{site}/daily/")
     clock = page.locator('li.challenge[data-variant="grandfathers-clock"]')
     expect(clock.locator(".difficulty")).to_have_text(

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games import services
+from games.play import services as play_services
 from tests.frontend.browser_helpers import PASSWORD, release_connection, watch_errors
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,9 +28,9 @@ def test_staff_sign_in_to_the_admin_and_step_through_a_review(site, new_context,
         "referee", password=PASSWORD, is_staff=True, is_superuser=True
     )
     player = django_user_model.objects.create_user("ada", password=PASSWORD)
-    game = services.create_game(user=player, variant_slug="gold-mine", seed=4).game
+    game = play_services.create_game(user=player, variant_slug="gold-mine", seed=4).game
     for _ in range(2):
-        services.play_move(user=player, game_id=game.pk, move={"type": "deal"})
+        play_services.play_move(user=player, game_id=game.pk, move={"type": "deal"})
     release_connection()
 
     page = new_context().new_page()

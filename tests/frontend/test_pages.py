@@ -8,6 +8,7 @@ from django.test import Client
 from django.utils.http import urlsafe_base64_encode
 
 from frontend.games import GAMES
+from games.play import services as play_services
 
 EXPECTED_SLUGS = [
     "grounds-for-divorce",
@@ -63,7 +64,7 @@ def test_raw_rules_document(client: Client, slug: str) -> None:
     response = client.get(f"/rules/{slug}.txt")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/plain")
-    expected = (settings.SEEDS_DIR / f"{slug}.txt").read_text(encoding="utf-8")
+    expected = (settings.RULE_DOCUMENTS_DIR / f"{slug}.txt").read_text(encoding="utf-8")
     assert response.content.decode() == expected
 
 
@@ -77,11 +78,10 @@ def test_unknown_game_is_404(client: Client, path: str) -> None:
 def test_a_page_that_is_not_there_or_not_yours_says_so_with_the_sites_header(
     client: Client, django_user_model, settings, debug: bool
 ) -> None:
-    from games import services
 
     settings.DEBUG = debug  # with DEBUG on, Django would show its technical 404 page instead
     owner = django_user_model.objects.create_user("owner", password="x")
-    game = services.create_game(user=owner, variant_slug="gold-mine").game
+    game = play_services.create_game(user=owner, variant_slug="gold-mine").game
     client.force_login(django_user_model.objects.create_user("visitor", password="x"))
     paths = ("/no-such-page/", f"/play/{game.pk}/", f"/replay/{game.pk}/", "/rules/klondike/")
     for path in (*paths, "/players/nobody/", "/daily/2026-11-22/klondike/"):
@@ -97,10 +97,9 @@ def test_a_page_that_is_not_there_or_not_yours_says_so_with_the_sites_header(
 @pytest.mark.django_db
 def test_a_404_says_what_kind_of_thing_is_not_there(client: Client, django_user_model) -> None:
     """A missing player or rules page is not explained by who may see a game."""
-    from games import services
 
     owner = django_user_model.objects.create_user("owner", password="x")
-    game = services.create_game(user=owner, variant_slug="gold-mine").game
+    game = play_services.create_game(user=owner, variant_slug="gold-mine").game
     client.force_login(django_user_model.objects.create_user("visitor", password="x"))
     expected = {
         f"/play/{game.pk}/": "There is no such game, or it is not yours",
@@ -121,9 +120,9 @@ def test_a_404_says_what_kind_of_thing_is_not_there(client: Client, django_user_
 def test_a_daily_board_says_whether_its_day_is_still_to_come_open_or_closed(
     client: Client,
 ) -> None:
-    from games import daily
+    from games.daily import days
 
-    today = daily.today()
+    today = days.today()
     ahead, behind = today + dt.timedelta(days=3), today - dt.timedelta(days=1)
 
     upcoming = client.get(f"/daily/{ahead}/gold-mine/").content.decode()
@@ -323,10 +322,9 @@ def test_the_replays_step_buttons_do_not_look_like_its_play_button(
 ) -> None:
     """Their labels are hidden on a phone: the icons alone tell them apart, and Forward was a
     right-pointing triangle a pixel narrower than Play's."""
-    from games import services
 
     owner = django_user_model.objects.create_user("owner", password="x")
-    game = services.create_game(user=owner, variant_slug="gold-mine").game
+    game = play_services.create_game(user=owner, variant_slug="gold-mine").game
     client.force_login(owner)
     page = client.get(f"/replay/{game.pk}/").content.decode()
     icons = {
@@ -351,9 +349,8 @@ def test_the_replays_step_buttons_do_not_look_like_its_play_button(
 def test_a_signed_in_visitor_gets_who_they_are_a_way_on_and_a_way_out_not_a_form(
     client: Client, ada, path: str, form: str, other_account: str
 ) -> None:
-    from games import services
 
-    game = services.create_game(user=ada, variant_slug="gold-mine").game
+    game = play_services.create_game(user=ada, variant_slug="gold-mine").game
     client.force_login(ada)
 
     html = client.get(f"{path}?next=/play/{game.pk}/%3Fx%3D1").content.decode()
@@ -377,10 +374,9 @@ def test_the_way_on_from_a_game_of_another_account_is_the_lobby_and_the_page_say
 ) -> None:
     """An old page of tabs' game, after this browser signed in as ada: "Sign in again" comes
     here with the game as next; continuing as ada to it would be "not found"."""
-    from games import services
 
     tabs = django_user_model.objects.create_user("tabs", password=None)
-    game = services.create_game(user=tabs, variant_slug="gold-mine").game
+    game = play_services.create_game(user=tabs, variant_slug="gold-mine").game
     client.force_login(ada)
 
     for gone in (game.pk, game.pk + 1000):  # another account's game, or none: the same answer

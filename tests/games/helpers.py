@@ -18,6 +18,7 @@ from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
+from games.daily import services as daily_services
 from games.rules import get_variant
 from games.rules.state import Move
 
@@ -181,14 +182,14 @@ def solve(slug: str, seed: int) -> list[dict[str, Any]] | None:
 
 
 class DailyClock:
-    """Sets the UTC day the service sees: every caller reads it through ``games.daily.today``
+    """Sets the UTC day the service sees: every caller reads it through ``games.daily.days.today``
     (``day_closed`` and ``closes_at`` included), so one monkeypatch moves them all."""
 
     def __init__(self, monkeypatch: Any, day: Any) -> None:
-        from games import daily
+        from games.daily import days
 
         self.day = day
-        monkeypatch.setattr(daily, "today", lambda: self.day)
+        monkeypatch.setattr(days, "today", lambda: self.day)
 
     def advance(self, days: int = 1) -> None:
         import datetime as dt
@@ -219,10 +220,9 @@ def staff_challenge(date: Any, slug: str, seed: int) -> Any:
 def daily_game(user: Any, date: Any, slug: str, *, ranked: bool = True, **fields: Any) -> Any:
     """A game on a day's challenge written straight to the database (any day, past or
     future), its fresh deal stored as the service stores it, then given ``fields``."""
-    from games import services
     from games.models import Game
 
-    challenge = services.daily_challenge(date, slug)
+    challenge = daily_services.daily_challenge(date, slug)
     variant = get_variant(slug)
     state = variant.deal(challenge.deal.seed)
     return Game.objects.create(

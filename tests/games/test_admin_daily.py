@@ -6,8 +6,10 @@ import datetime as dt
 
 import pytest
 
-from games import daily, services
+from games.daily import days
+from games.daily import services as daily_services
 from games.models import DailyChallenge
+from games.play import services as play_services
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +22,7 @@ def staff_client(client, django_user_model):
 
 
 def test_staff_set_a_future_days_seed_and_that_day_deals_it(staff_client, monkeypatch):
-    tomorrow = daily.today() + dt.timedelta(days=1)
+    tomorrow = days.today() + dt.timedelta(days=1)
     response = staff_client.post(
         "/admin/games/dailychallenge/add/",
         {"date": tomorrow.isoformat(), "variant": "gold-mine", "seed": "1234"},
@@ -29,28 +31,28 @@ def test_staff_set_a_future_days_seed_and_that_day_deals_it(staff_client, monkey
     challenge = DailyChallenge.objects.get(date=tomorrow, variant="gold-mine")
     assert (challenge.deal.seed, challenge.seed_set_by_staff) == (1234, True)
 
-    monkeypatch.setattr(daily, "today", lambda: tomorrow)
+    monkeypatch.setattr(days, "today", lambda: tomorrow)
     user = staff_client.get("/admin/").wsgi_request.user
-    attempt = services.start_daily_attempt(user=user, date=tomorrow, variant_slug="gold-mine")
+    attempt = daily_services.start_daily_attempt(user=user, date=tomorrow, variant_slug="gold-mine")
     assert attempt.game.deal.seed == 1234
 
 
 def test_a_day_that_has_started_cannot_be_set_or_changed(staff_client):
-    today = daily.today()
+    today = days.today()
     response = staff_client.post(
         "/admin/games/dailychallenge/add/",
         {"date": today.isoformat(), "variant": "gold-mine", "seed": "1"},
     )
     assert response.status_code == 200
     assert b"Only a future day" in response.content
-    challenge = services.daily_challenge(today, "gold-mine")
+    challenge = daily_services.daily_challenge(today, "gold-mine")
     response = staff_client.post(
         f"/admin/games/dailychallenge/{challenge.pk}/change/",
         {"date": today.isoformat(), "variant": "gold-mine", "seed": "1"},
     )
     assert response.status_code == 403
     challenge.refresh_from_db()
-    assert challenge.deal.seed == daily.daily_seed(today, "gold-mine")
+    assert challenge.deal.seed == days.daily_seed(today, "gold-mine")
 
 
 def test_players_do_not_reach_the_admin(client, django_user_model):
@@ -63,14 +65,18 @@ def test_players_do_not_reach_the_admin(client, django_user_model):
 def test_a_past_days_challenge_shows_its_ranking_with_links_to_each_review(
     staff_client, django_user_model, monkeypatch
 ):
-    yesterday = daily.today() - dt.timedelta(days=1)
-    monkeypatch.setattr(daily, "today", lambda: yesterday)
+    yesterday = days.today() - dt.timedelta(days=1)
+    monkeypatch.setattr(days, "today", lambda: yesterday)
     winner = django_user_model.objects.create_user("winner", password="pw")
     runner_up = django_user_model.objects.create_user("runner_up", password="pw")
-    first = services.start_daily_attempt(user=winner, date=yesterday, variant_slug="gold-mine")
-    second = services.start_daily_attempt(user=runner_up, date=yesterday, variant_slug="gold-mine")
+    first = daily_services.start_daily_attempt(
+        user=winner, date=yesterday, variant_slug="gold-mine"
+    )
+    second = daily_services.start_daily_attempt(
+        user=runner_up, date=yesterday, variant_slug="gold-mine"
+    )
     # No cards home yet on either side: fewer moves ranks first.
-    services.play_move(user=runner_up, game_id=second.game.pk, move={"type": "deal"})
+    play_services.play_move(user=runner_up, game_id=second.game.pk, move={"type": "deal"})
     monkeypatch.undo()
 
     challenge = DailyChallenge.objects.get(date=yesterday, variant="gold-mine")
@@ -86,11 +92,11 @@ def test_a_past_days_challenge_shows_its_ranking_with_links_to_each_review(
 def test_the_challenge_list_counts_attempts_in_a_fixed_number_of_queries(
     staff_client, django_user_model, django_assert_max_num_queries
 ):
-    today = daily.today()
+    today = days.today()
     for number in range(12):
         player = django_user_model.objects.create_user(f"p{number}")
-        services.start_daily_attempt(user=player, date=today, variant_slug="gold-mine")
-        services.daily_challenge(today + dt.timedelta(days=number + 1), "gold-mine")
+        daily_services.start_daily_attempt(user=player, date=today, variant_slug="gold-mine")
+        daily_services.daily_challenge(today + dt.timedelta(days=number + 1), "gold-mine")
     with django_assert_max_num_queries(8):
         page = staff_client.get("/admin/games/dailychallenge/")
     assert page.status_code == 200
@@ -101,7 +107,7 @@ def test_the_challenge_list_counts_attempts_in_a_fixed_number_of_queries(
 
 def test_a_seed_staff_set_is_solved_and_shown_proven_winnable(staff_client, settings):
     settings.DAILY_SOLVER_POSITIONS, settings.DAILY_SOLVER_SECONDS = 2_000_000, 10.0
-    tomorrow = daily.today() + dt.timedelta(days=1)
+    tomorrow = days.today() + dt.timedelta(days=1)
     response = staff_client.post(
         "/admin/games/dailychallenge/add/",
         {"date": tomorrow.isoformat(), "variant": "grandfathers-clock", "seed": "7"},
@@ -129,7 +135,7 @@ def test_staff_are_warned_when_their_seed_is_not_proven_winnable_and_may_keep_it
     staff_client, settings
 ):
     settings.DAILY_SOLVER_POSITIONS = 50  # the solver cannot prove Gold Mine on this
-    tomorrow = daily.today() + dt.timedelta(days=1)
+    tomorrow = days.today() + dt.timedelta(days=1)
     response = staff_client.post(
         "/admin/games/dailychallenge/add/",
         {"date": tomorrow.isoformat(), "variant": "gold-mine", "seed": "99"},

@@ -38,7 +38,7 @@ from werkzeug.test import Client as WSGIClient
 
 from accounts.models import UserSession
 from config.wsgi import application
-from games import daily
+from games.daily import days
 from games.models import (
     AuditLog,
     DailyChallenge,
@@ -274,7 +274,7 @@ def fuzz_world(settings: Any) -> Iterator[World]:
         token=token,
         staff_token=staff_token,
         game_ids=[playing["id"], finished["id"], foreign["id"]],
-        today=daily.today().isoformat(),
+        today=days.today().isoformat(),
     )
     # As Django's test client does: the requests run inside the test's transaction, which
     # closing "old" connections at the end of each request would end.

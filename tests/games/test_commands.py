@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import services
 from games.models import Deal, Game, Move
+from games.play import services as play_services
 from games.rules import DEAL_VERSION
 
 pytestmark = pytest.mark.django_db
@@ -15,11 +15,11 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def played_game(django_user_model):
     user = django_user_model.objects.create_user("verifier", password="x")
-    outcome = services.create_game(user=user, variant_slug="selective-castle", seed=9)
+    outcome = play_services.create_game(user=user, variant_slug="selective-castle", seed=9)
     for _ in range(6):
         move = outcome.variant.legal_moves(outcome.state)[0]
-        outcome = services.play_move(user=user, game_id=outcome.game.pk, move=move.to_json())
-    services.undo_move(user=user, game_id=outcome.game.pk)
+        outcome = play_services.play_move(user=user, game_id=outcome.game.pk, move=move.to_json())
+    play_services.undo_move(user=user, game_id=outcome.game.pk)
     return Game.objects.get(pk=outcome.game.pk)
 
 
@@ -69,8 +69,8 @@ def test_verify_games_names_a_game_that_does_not_exist():
 def test_setup_demo_creates_the_accounts_and_saved_games_once(
     settings, django_user_model, monkeypatch
 ):
-    from games import winnable_pool
     from games.management.commands import setup_demo
+    from games.play import winnable_pool
 
     # The quickest game only: Selective Castle's deals take the solver longer.
     monkeypatch.setattr(setup_demo, "QUICK_GAMES", ("grandfathers-clock",))

@@ -1,6 +1,6 @@
-"""Preparing the daily challenges (games.dailies): each day's deal is the first candidate seed
-the solver proves winnable, stored with its certificate before the day opens, by the server's
-day-closing thread and ``manage.py prepare_dailies``; never by a player's request.
+"""Preparing the daily challenges (games.daily.challenges): each day's deal is the first
+candidate seed the solver proves winnable, stored with its certificate before the day opens,
+by the server's day-closing thread and ``manage.py prepare_dailies``; never by a player's request.
 
 Only Grandfather's Clock meets the real solver on a real budget here (it is proven in well
 under a second); elsewhere the answers are the test run's small budget (tests/conftest.py) or
@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import dailies, daily, day_closer
+from games.daily import challenges, day_closer, days
 from games.models import DailyChallenge
 from games.rules import VARIANTS, get_variant, move_from_json
 from games.solver import SolverBug
@@ -53,17 +53,17 @@ def proving(monkeypatch: pytest.MonkeyPatch, winnable: set[int] | None) -> list[
     by the line of Grandfather's Clock's candidate 0 and no other; the seeds asked come back."""
     asked: list[int] = []
 
-    def stand_in(slug: str, seed: int, *, pool: str = "daily") -> dailies.Certificate:
+    def stand_in(slug: str, seed: int, *, pool: str = "daily") -> challenges.Certificate:
         asked.append(seed)
         if winnable is None or seed in winnable:
-            return dailies.Certificate(
+            return challenges.Certificate(
                 slug, seed, "won", [{"type": "deal"}], {"positions": 9, "seconds": 0.01}, "easy"
             )
-        return dailies.Certificate(
+        return challenges.Certificate(
             slug, seed, "unknown", None, {"positions": 9, "seconds": 0.01}, ""
         )
 
-    monkeypatch.setattr(dailies, "solve_seed", stand_in)
+    monkeypatch.setattr(challenges, "solve_seed", stand_in)
     return asked
 
 
@@ -84,44 +84,44 @@ def test_each_candidate_of_a_day_has_its_own_seed_and_candidate_0_keeps_the_old_
     import hashlib
     import hmac
 
-    seeds = [daily.daily_seed(DAY, CLOCK, n) for n in range(20)]
+    seeds = [days.daily_seed(DAY, CLOCK, n) for n in range(20)]
     assert len(set(seeds)) == 20
-    assert daily.daily_seed(DAY, CLOCK) == seeds[0]
+    assert days.daily_seed(DAY, CLOCK) == seeds[0]
     old = hmac.new(
         settings.DAILY_SECRET.encode(), f"patience-daily-v1:{DAY}:{CLOCK}".encode(), hashlib.sha256
     ).digest()
     assert seeds[0] == int.from_bytes(old[:8], "big") & (2**53 - 1), "the days before keep theirs"
     with pytest.raises(ValueError):
-        daily.daily_seed(DAY, CLOCK, -1)
+        days.daily_seed(DAY, CLOCK, -1)
 
 
 def test_a_day_deals_the_first_candidate_the_solver_proves_winnable(
     monkeypatch: pytest.MonkeyPatch, settings: Any
 ) -> None:
     settings.DAILY_SOLVER_CANDIDATES = 10
-    third = daily.daily_seed(DAY, "gold-mine", 2)
-    asked = proving(monkeypatch, {third, daily.daily_seed(DAY, "gold-mine", 3)})
-    challenge, created = dailies.prepare(DAY, "gold-mine")
+    third = days.daily_seed(DAY, "gold-mine", 2)
+    asked = proving(monkeypatch, {third, days.daily_seed(DAY, "gold-mine", 3)})
+    challenge, created = challenges.prepare(DAY, "gold-mine")
     assert created
-    assert asked == [daily.daily_seed(DAY, "gold-mine", n) for n in range(3)], "stops at a proof"
+    assert asked == [days.daily_seed(DAY, "gold-mine", n) for n in range(3)], "stops at a proof"
     assert (challenge.candidate, challenge.deal.seed) == (2, third)
     assert challenge.outcome == "proven" and challenge.proven
     assert challenge.difficulty == "easy"
     assert challenge.solution == [{"type": "deal"}]
     assert challenge.solver == {"positions": 9, "seconds": 0.01}
     assert challenge.seed_set_by_staff is False
-    assert dailies.prepare(DAY, "gold-mine") == (challenge, False), "prepared once"
+    assert challenges.prepare(DAY, "gold-mine") == (challenge, False), "prepared once"
     assert len(asked) == 3
 
 
 def test_the_real_solver_certifies_grandfathers_clock_with_a_line_that_wins(
     real_budget: None,
 ) -> None:
-    challenge, _ = dailies.prepare(DAY, CLOCK)
+    challenge, _ = challenges.prepare(DAY, CLOCK)
     challenge.refresh_from_db()
     assert challenge.outcome == "proven"
     assert challenge.difficulty in ("easy", "medium", "hard", "expert")
-    assert challenge.deal.seed == daily.daily_seed(DAY, CLOCK, challenge.candidate)
+    assert challenge.deal.seed == days.daily_seed(DAY, CLOCK, challenge.candidate)
     assert replays_to_a_win(CLOCK, challenge.deal.seed, challenge.solution)
     assert set(challenge.solver) == {"positions", "seconds"}
     assert challenge.solver["positions"] > 0
@@ -133,10 +133,10 @@ def test_a_day_with_no_candidate_proven_deals_candidate_0_marked_not_proven_and_
     settings.DAILY_SOLVER_CANDIDATES = 4
     asked = proving(monkeypatch, set())
     with caplog.at_level(logging.ERROR, logger="patience.daily"):
-        challenge, _ = dailies.prepare(DAY, "blondes-and-brunettes")
+        challenge, _ = challenges.prepare(DAY, "blondes-and-brunettes")
     assert len(asked) == 4
     assert challenge.candidate == 0
-    assert challenge.deal.seed == daily.daily_seed(DAY, "blondes-and-brunettes")
+    assert challenge.deal.seed == days.daily_seed(DAY, "blondes-and-brunettes")
     assert challenge.outcome == "unknown" and not challenge.proven
     assert challenge.solution is None and challenge.difficulty == ""
     assert "no candidate of 2031-05-10 blondes-and-brunettes proven winnable" in caplog.text
@@ -146,19 +146,19 @@ def test_the_solvers_answer_is_memoized_per_deal_and_budget(
     monkeypatch: pytest.MonkeyPatch, settings: Any
 ) -> None:
     calls: list[tuple[Any, ...]] = []
-    real = dailies.certify.solve_seed
+    real = challenges.certify.solve_seed
 
     def counted(*args: Any) -> dict[str, Any]:
         calls.append(args)
         return real(*args)
 
-    monkeypatch.setattr(dailies.certify, "solve_seed", counted)
+    monkeypatch.setattr(challenges.certify, "solve_seed", counted)
     settings.DAILY_SOLVER_POSITIONS = 1234  # a budget no other test uses
-    first = dailies.solve_seed(CLOCK, 77)
-    assert dailies.solve_seed(CLOCK, 77) is first
+    first = challenges.solve_seed(CLOCK, 77)
+    assert challenges.solve_seed(CLOCK, 77) is first
     assert calls == [(CLOCK, 77, 1234, settings.DAILY_SOLVER_SECONDS)]
     settings.DAILY_SOLVER_POSITIONS = 1235
-    dailies.solve_seed(CLOCK, 77)
+    challenges.solve_seed(CLOCK, 77)
     assert len(calls) == 2, "another budget, another answer"
 
 
@@ -167,13 +167,13 @@ def test_the_solver_runs_in_a_process_of_its_own(settings: Any, real_budget: Non
 
     settings.DAILY_SOLVER_SUBPROCESS = True
     settings.DAILY_SOLVER_POSITIONS = 1_999_999  # not memoized by another test
-    seed = daily.daily_seed(DAY, CLOCK)
-    answer = dailies.solve_seed(CLOCK, seed, pool="test")
+    seed = days.daily_seed(DAY, CLOCK)
+    answer = challenges.solve_seed(CLOCK, seed, pool="test")
     assert answer.outcome == "won"
     assert replays_to_a_win(CLOCK, seed, answer.moves)
-    worker = dailies._pool("test").submit(os.getpid).result()
+    worker = challenges._pool("test").submit(os.getpid).result()
     assert worker != os.getpid()
-    dailies._pools.pop("test").shutdown()
+    challenges._pools.pop("test").shutdown()
 
 
 # -- who prepares, and when -------------------------------------------------------------------
@@ -183,9 +183,9 @@ def test_preparing_ahead_makes_today_and_the_next_two_days_and_says_today_was_mi
     clock: DailyClock, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     proving(monkeypatch, None)
-    dailies.prepare(DAY, "gold-mine")
+    challenges.prepare(DAY, "gold-mine")
     with caplog.at_level(logging.WARNING, logger="patience.daily"):
-        made = dailies.prepare_ahead()
+        made = challenges.prepare_ahead()
     days = {DAY, DAY + dt.timedelta(days=1), DAY + dt.timedelta(days=2)}
     stored = set(DailyChallenge.objects.values_list("date", "variant"))
     assert stored == {(day, slug) for day in days for slug in VARIANTS}
@@ -226,7 +226,7 @@ def test_a_failing_preparation_is_logged_and_the_thread_goes_on(
     def broken() -> list[Any]:
         raise RuntimeError("solver process died")
 
-    monkeypatch.setattr(dailies, "prepare_ahead", broken)
+    monkeypatch.setattr(challenges, "prepare_ahead", broken)
     assert day_closer.prepare_days_once() == 0
     assert "preparing the daily challenges failed" in caplog.text
 
@@ -236,7 +236,7 @@ def test_the_prepare_dailies_command_fills_in_days_that_have_none(
 ) -> None:
     proving(monkeypatch, None)
     past = DAY - dt.timedelta(days=5)
-    dailies.prepare(past, CLOCK)
+    challenges.prepare(past, CLOCK)
     call_command("prepare_dailies", "--from", past.isoformat(), "--days", "2")
     out = capsys.readouterr().out
     assert f"{past} {CLOCK}: already prepared (proven, easy)" in out
@@ -282,17 +282,17 @@ def test_a_solver_bug_on_one_candidate_skips_it(
     monkeypatch: pytest.MonkeyPatch, settings: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     settings.DAILY_SOLVER_CANDIDATES = 5
-    first = daily.daily_seed(DAY, "gold-mine", 0)
+    first = days.daily_seed(DAY, "gold-mine", 0)
     proving(monkeypatch, None)
-    stand_in = dailies.solve_seed
+    stand_in = challenges.solve_seed
 
-    def buggy(slug: str, seed: int, *, pool: str = "daily") -> dailies.Certificate:
+    def buggy(slug: str, seed: int, *, pool: str = "daily") -> challenges.Certificate:
         if seed == first:
             raise SolverBug("a line that does not win")
         return stand_in(slug, seed, pool=pool)
 
-    monkeypatch.setattr(dailies, "solve_seed", buggy)
-    challenge, _ = dailies.prepare(DAY, "gold-mine")
+    monkeypatch.setattr(challenges, "solve_seed", buggy)
+    challenge, _ = challenges.prepare(DAY, "gold-mine")
     assert challenge.candidate == 1 and challenge.proven
     assert "solving 2031-05-10 gold-mine candidate 0 failed" in caplog.text
 
@@ -301,19 +301,19 @@ def test_a_solver_that_cannot_run_stores_nothing(monkeypatch: pytest.MonkeyPatch
     """E.g. the server shutting down under the preparing thread: the day stays unprepared
     (the next pass prepares it), never dealt an unproven candidate."""
 
-    def shut_down(slug: str, seed: int, *, pool: str = "daily") -> dailies.Certificate:
+    def shut_down(slug: str, seed: int, *, pool: str = "daily") -> challenges.Certificate:
         raise RuntimeError("cannot schedule new futures after shutdown")
 
-    monkeypatch.setattr(dailies, "solve_seed", shut_down)
+    monkeypatch.setattr(challenges, "solve_seed", shut_down)
     with pytest.raises(RuntimeError):
-        dailies.prepare(DAY, "gold-mine")
+        challenges.prepare(DAY, "gold-mine")
     assert not DailyChallenge.objects.exists()
 
 
 def test_an_attempt_at_a_proven_days_deal_says_it_can_be_won(real_budget: None) -> None:
-    from games import daily as calendar
+    from games.daily import days as calendar
     from tests.games.helpers import start_daily
 
-    dailies.prepare(calendar.today(), CLOCK)
+    challenges.prepare(calendar.today(), CLOCK)
     game = start_daily(client_for(), calendar.today(), CLOCK)
     assert game["winnable"] is True and game["seed"] is None

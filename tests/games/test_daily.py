@@ -1,7 +1,8 @@
 """Daily challenges: one secret deal per game and UTC day, one ranked attempt each, casual
 replays, what a player may see before and after the day closes, and the streaks.
 
-"Today" is whatever ``games.daily.today`` says: the ``clock`` fixture sets it (and moves it on),
+"Today" is whatever ``games.daily.days.today`` says: the ``clock`` fixture sets it (and moves it
+on),
 so the tests never depend on the real date.
 """
 
@@ -12,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from games import daily, services
-from games.history import line_of_play
+from games.daily import days
+from games.daily import services as daily_services
 from games.models import DailyChallenge, Game
+from games.play.history import line_of_play
 from games.rules import MAX_SEED, get_variant
 from tests.games.helpers import (
     REPRESENTATION_KEYS,
@@ -100,7 +102,7 @@ def test_every_player_gets_the_same_deal_of_the_day(clock: DailyClock, slug: str
     assert mine["id"] != theirs["id"]
     assert mine["state"] == theirs["state"], "the same deal for everybody"
     assert mine["legal_moves"] == theirs["legal_moves"]
-    seed = daily.daily_seed(DAY, slug)
+    seed = days.daily_seed(DAY, slug)
     variant = get_variant(slug)
     assert mine["state"] == variant.player_view(variant.deal(seed), reveal_seed=False)
     for game in (mine, theirs):
@@ -115,19 +117,19 @@ def test_every_player_gets_the_same_deal_of_the_day(clock: DailyClock, slug: str
 
 
 def test_each_day_and_game_has_its_own_seed() -> None:
-    days = [DAY + dt.timedelta(days=n) for n in range(-3, 4)]
-    seeds = [daily.daily_seed(day, slug) for day in days for slug in SLUGS]
+    week = [DAY + dt.timedelta(days=n) for n in range(-3, 4)]
+    seeds = [days.daily_seed(day, slug) for day in week for slug in SLUGS]
     assert len(set(seeds)) == len(seeds)
     assert all(0 <= seed <= MAX_SEED for seed in seeds)
-    assert daily.daily_seed(DAY, "gold-mine") == daily.daily_seed(DAY, "gold-mine"), "stable"
+    assert days.daily_seed(DAY, "gold-mine") == days.daily_seed(DAY, "gold-mine"), "stable"
 
 
 def test_the_daily_seed_depends_on_the_server_secret(clock: DailyClock, settings: Any) -> None:
     """The date alone does not give the seed: another secret, another deal."""
     settings.DAILY_SECRET = "one server secret"
-    first = {slug: daily.daily_seed(DAY, slug) for slug in SLUGS}
+    first = {slug: days.daily_seed(DAY, slug) for slug in SLUGS}
     settings.DAILY_SECRET = "another server secret"
-    second = {slug: daily.daily_seed(DAY, slug) for slug in SLUGS}
+    second = {slug: days.daily_seed(DAY, slug) for slug in SLUGS}
     for slug in SLUGS:
         assert first[slug] != second[slug], slug
         assert first[slug] not in (DAY.toordinal(), int(DAY.strftime("%Y%m%d")))
@@ -149,7 +151,7 @@ def test_the_day_keeps_the_deal_it_was_made_with(clock: DailyClock, settings: An
 def test_staff_set_a_future_days_seed_and_that_day_deals_it(clock: DailyClock) -> None:
     slug, day = "grounds-for-divorce", DAY + dt.timedelta(days=2)
     staff_challenge(day, slug, 4242)
-    assert daily.daily_seed(day, slug) != 4242
+    assert days.daily_seed(day, slug) != 4242
     client = client_for()
 
     ahead = challenge_of(overview(client, day), slug)
@@ -167,7 +169,7 @@ def test_staff_set_a_future_days_seed_and_that_day_deals_it(clock: DailyClock) -
         assert stored(game["id"]).deal.seed == 4242
     assert challenge_of(overview(client), slug)["seed"] is None
     other = start_daily(client, day, "gold-mine")
-    assert stored(other["id"]).deal.seed == daily.daily_seed(day, "gold-mine"), "only that game"
+    assert stored(other["id"]).deal.seed == days.daily_seed(day, "gold-mine"), "only that game"
 
     clock.advance()
     assert challenge_of(overview(client, day), slug)["seed"] == 4242
@@ -197,11 +199,11 @@ def test_one_ranked_attempt_per_player_game_and_day(clock: DailyClock) -> None:
 def test_an_attempt_is_only_made_on_its_own_day(clock: DailyClock) -> None:
     user = make_user()
     client = client_for(user)
-    for days, code in ((-1, "challenge_closed"), (-30, "challenge_closed")):
-        day = DAY + dt.timedelta(days=days)
+    for offset, code in ((-1, "challenge_closed"), (-30, "challenge_closed")):
+        day = DAY + dt.timedelta(days=offset)
         assert_error(client.post(daily_url(day, "gold-mine", "attempt")), 409, code)
-    for days in (1, 7):
-        day = DAY + dt.timedelta(days=days)
+    for offset in (1, 7):
+        day = DAY + dt.timedelta(days=offset)
         response = client.post(daily_url(day, "gold-mine", "attempt"))
         assert_error(response, 409, "challenge_not_open")
     assert not Game.objects.filter(owner=user).exists()
@@ -455,7 +457,7 @@ def test_a_replay_is_open_to_anyone_once_the_day_is_over_and_never_before_it(
     past = DAY - dt.timedelta(days=3)
     casual = start_daily(client, past, "blondes-and-brunettes", "replay")
     assert casual["ranked"] is False and casual["daily"] == past.isoformat()
-    seed = daily.daily_seed(past, "blondes-and-brunettes")
+    seed = days.daily_seed(past, "blondes-and-brunettes")
     assert casual["seed"] == seed, "the day has closed: its seed is public"
     variant = get_variant("blondes-and-brunettes")
     assert casual["state"] == variant.player_view(variant.deal(seed), reveal_seed=True)
@@ -554,14 +556,14 @@ def test_another_days_challenges(clock: DailyClock) -> None:
     client = client_for(user)
     past = DAY - dt.timedelta(days=2)
     game = daily_game(user, past, "gold-mine", status="resigned", board_moves=4)
-    prepared = {slug: services.daily_challenge(past, slug) for slug in SLUGS}
+    prepared = {slug: daily_services.daily_challenge(past, slug) for slug in SLUGS}
     body = overview(client, past)
     assert body["date"] == past.isoformat() and body["today"] == DAY.isoformat()
     assert body["open"] is False
     for challenge in body["challenges"]:
         made = prepared[challenge["variant"]]
         assert challenge["seed"] == made.deal.seed
-        assert made.deal.seed == daily.daily_seed(past, challenge["variant"], made.candidate)
+        assert made.deal.seed == days.daily_seed(past, challenge["variant"], made.candidate)
         assert challenge["can_attempt"] is False
     mine = challenge_of(body, "gold-mine")["your_attempt"]
     assert mine == {

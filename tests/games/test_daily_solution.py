@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games import dailies
+from games.daily import challenges
 from games.models import DailyChallenge
 from games.rules import get_variant
 from tests.games.helpers import (
@@ -42,7 +42,7 @@ def certified(settings: Any) -> DailyChallenge:
     """Today's Grandfather's Clock, proven by the real solver on the service's budget."""
     settings.DAILY_SOLVER_POSITIONS = 2_000_000
     settings.DAILY_SOLVER_SECONDS = 10.0
-    challenge, _ = dailies.prepare(DAY, CLOCK)
+    challenge, _ = challenges.prepare(DAY, CLOCK)
     assert challenge.proven
     return challenge
 
@@ -107,7 +107,7 @@ def test_a_day_without_a_proven_line_has_no_solution_to_show(
 ) -> None:
     settings.DAILY_SOLVER_POSITIONS = 10  # nothing is proven on this budget
     past = DAY - dt.timedelta(days=1)
-    challenge, _ = dailies.prepare(past, "gold-mine")
+    challenge, _ = challenges.prepare(past, "gold-mine")
     assert not challenge.proven
     assert_error(anonymous_client().get(solution_url(past, "gold-mine")), 404, "no_solution")
     other = DAY - dt.timedelta(days=9)  # never prepared
@@ -148,11 +148,11 @@ def leaks(content: bytes) -> list[str]:
 def test_the_certificate_reaches_nobody_before_the_day_has_closed(
     clock: DailyClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def stand_in(slug: str, seed: int, *, pool: str = "daily") -> dailies.Certificate:
-        return dailies.Certificate(slug, seed, "won", [MARKER] * 3, {"positions": 5}, "easy")
+    def stand_in(slug: str, seed: int, *, pool: str = "daily") -> challenges.Certificate:
+        return challenges.Certificate(slug, seed, "won", [MARKER] * 3, {"positions": 5}, "easy")
 
-    monkeypatch.setattr(dailies, "solve_seed", stand_in)
-    dailies.prepare(DAY, CLOCK)
+    monkeypatch.setattr(challenges, "solve_seed", stand_in)
+    challenges.prepare(DAY, CLOCK)
     user = make_user("keen")
     api = client_for(user)
     game = start_daily(api, DAY, CLOCK)

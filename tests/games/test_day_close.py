@@ -15,10 +15,11 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from games import daily, day_closer, services
+from games.daily import day_closer, days
+from games.daily import services as daily_services
 from games.live import game_group, leaderboard_group
 from games.models import Game
-from games.selectors import verification
+from games.moderation.verification import verification
 from tests.games.helpers import (
     DailyClock,
     GroupInbox,
@@ -66,7 +67,7 @@ def test_an_attempt_in_play_at_midnight_is_closed_as_it_was_left(clock: DailyClo
     ranking = board(client_for())
 
     clock.advance()
-    assert services.close_unfinished_attempts() == sorted([attempt["id"], won_nothing["id"]])
+    assert daily_services.close_unfinished_attempts() == sorted([attempt["id"], won_nothing["id"]])
 
     closed = detail(client, attempt["id"])
     assert closed["status"] == "closed"
@@ -80,7 +81,7 @@ def test_an_attempt_in_play_at_midnight_is_closed_as_it_was_left(clock: DailyClo
     assert game.state == before.state and game.cards_home == before.cards_home
     # The attempt's time runs to the player's last move, not to midnight.
     assert game.last_move_at == before.last_move_at
-    assert game.finished_at == daily.closes_at(DAY)
+    assert game.finished_at == days.closes_at(DAY)
     assert verification(game).ok
     # The final ranking is the one the day closed on; only the word "in play" changed.
     final = board(client_for())
@@ -98,11 +99,11 @@ def test_closing_leaves_alone_what_is_not_a_past_days_attempt_in_play(clock: Dai
     casual = daily_game(player, DAY - dt.timedelta(days=1), "gold-mine", ranked=False)
     plain = client.post("/api/games/", {"variant": "gold-mine"}, format="json").json()
 
-    assert services.close_unfinished_attempts() == []
+    assert daily_services.close_unfinished_attempts() == []
     clock.advance()
-    closed = services.close_unfinished_attempts()
+    closed = daily_services.close_unfinished_attempts()
     assert closed == [today["id"]]
-    assert services.close_unfinished_attempts() == []  # once only
+    assert daily_services.close_unfinished_attempts() == []  # once only
     statuses = dict(Game.objects.values_list("pk", "status"))
     assert statuses[finished["id"]] == "resigned"
     assert statuses[casual.pk] == statuses[plain["id"]] == "playing"
@@ -114,7 +115,7 @@ def test_a_closed_attempt_refuses_every_action_and_changes_nothing(clock: DailyC
     client = client_for()
     attempt = start_daily(client, DAY, "gold-mine")
     clock.advance()
-    services.close_unfinished_attempts()
+    daily_services.close_unfinished_attempts()
     for action, body in (
         ("moves", {"move": {"type": "deal"}}),
         ("resign", {}),
@@ -155,7 +156,7 @@ def test_an_action_after_midnight_closes_the_attempt_the_closer_has_not_reached_
     assert history(client, attempt["id"])[-1]["move"] == {"type": "close"}
     game = Game.objects.get(pk=attempt["id"])
     assert game.state == before.state and game.last_move_at == before.last_move_at
-    assert game.finished_at == daily.closes_at(DAY)
+    assert game.finished_at == days.closes_at(DAY)
     assert verification(game).ok
     messages = inbox.received()
     [update] = [m for m in messages if m["type"] == "game.update"]
@@ -163,7 +164,7 @@ def test_an_action_after_midnight_closes_the_attempt_the_closer_has_not_reached_
     assert update["game"]["events"] == [{"type": "day_closed"}]
     assert [m["type"] for m in messages].count("leaderboard.changed") == 1
     # Nothing left for the closer; the same action again is refused the same way.
-    assert services.close_unfinished_attempts() == []
+    assert daily_services.close_unfinished_attempts() == []
     again = client.post(url, body, format="json", **headers)
     assert again.json()["error"] == error
     assert Game.objects.get(pk=attempt["id"]).move_number == error["move_number"]
@@ -177,7 +178,7 @@ def test_a_closed_attempt_leaves_the_games_in_progress_and_counts_as_played_not_
     attempt = start_daily(client, DAY, "gold-mine")
     assert games_listed(client, "playing") == [attempt["id"]]
     clock.advance()
-    services.close_unfinished_attempts()
+    daily_services.close_unfinished_attempts()
 
     assert games_listed(client, "playing") == []
     assert games_listed(client, "closed") == [attempt["id"]]
@@ -195,7 +196,7 @@ def test_verification_knows_a_close_entry_and_catches_a_status_that_disagrees(
     client = client_for()
     attempt = start_daily(client, DAY, "grandfathers-clock")
     clock.advance()
-    services.close_unfinished_attempts()
+    daily_services.close_unfinished_attempts()
     Game.objects.filter(pk=attempt["id"]).update(status="playing")
     found = verification(Game.objects.get(pk=attempt["id"]))
     assert found.problem == "the stored status is playing, the replay says closed"
@@ -224,7 +225,7 @@ def test_the_players_open_pages_and_the_days_board_hear_of_it_at_once(
     inbox.join(game_group(attempt["id"]))
     inbox.join(leaderboard_group(DAY, "gold-mine"))
     clock.advance()
-    services.close_unfinished_attempts()
+    daily_services.close_unfinished_attempts()
     messages = inbox.received()
     [update] = [m for m in messages if m["type"] == "game.update"]
     assert update["game"]["status"] == "closed"
@@ -289,7 +290,7 @@ def test_a_failing_pass_is_logged_and_the_closer_goes_on(
     def broken() -> list[int]:
         raise RuntimeError("database down")
 
-    monkeypatch.setattr(services, "close_unfinished_attempts", broken)
+    monkeypatch.setattr(daily_services, "close_unfinished_attempts", broken)
     assert day_closer.close_days_once() == []
     assert "closing the unfinished attempts of past days failed" in caplog.text
 

@@ -18,8 +18,12 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.renderers import JSONRenderer
 
-from games import daily, selectors, services
+from games.daily import days, leaderboards
+from games.daily import services as daily_services
+from games.export import archive
 from games.models import Game, Move
+from games.play import selectors as play_selectors
+from games.play import services as play_services
 from tests.games.helpers import (
     anonymous_client,
     assert_error,
@@ -128,20 +132,22 @@ def export_as_built_in_memory(user: Any, exported_at: dt.datetime) -> bytes:
     rendered by the API's renderer (kept here to compare with, byte for byte)."""
     entries: dict[int, list[dict[str, Any]]] = defaultdict(list)
     moves = Move.objects.filter(game__owner=user).order_by("game_id", "number")
-    for game_id, *row in moves.values_list("game_id", *selectors.HISTORY_FIELDS):
-        entries[game_id].append(selectors._history_entry(*row))
+    for game_id, *row in moves.values_list("game_id", *play_selectors.HISTORY_FIELDS):
+        entries[game_id].append(play_selectors.history_entry(*row))
     games = Game.objects.filter(owner=user).select_related("deal", "daily").order_by("pk")
     document = {
-        "format": selectors.EXPORT_FORMAT,
+        "format": archive.EXPORT_FORMAT,
         "exported_at": exported_at,
         "account": {
             "username": user.get_username(),
             "email": user.email,
             "date_joined": user.date_joined,
         },
-        "stats": selectors.player_stats(user),
-        "daily_streaks": selectors.daily_streaks(user),
-        "games": [{**selectors.game_summary(game), "history": entries[game.pk]} for game in games],
+        "stats": play_selectors.player_stats(user),
+        "daily_streaks": leaderboards.daily_streaks(user),
+        "games": [
+            {**play_selectors.game_summary(game), "history": entries[game.pk]} for game in games
+        ],
     }
     return JSONRenderer().render(document)
 
@@ -154,11 +160,11 @@ def several_games(user: Any) -> dict[str, int]:
     for _ in range(3):
         play(client, resigned["id"], {"type": "deal"})
     client.post(f"/api/games/{resigned['id']}/resign/", {}, format="json")
-    ranked = services.start_daily_attempt(
-        user=user, date=daily.today(), variant_slug="grandfathers-clock"
+    ranked = daily_services.start_daily_attempt(
+        user=user, date=days.today(), variant_slug="grandfathers-clock"
     ).game
-    move = selectors.game_representation(ranked)["legal_moves"][0]
-    services.play_move(user=user, game_id=ranked.pk, move=move)
+    move = play_selectors.game_representation(ranked)["legal_moves"][0]
+    play_services.play_move(user=user, game_id=ranked.pk, move=move)
     chosen = new_game(client, "selective-castle", seed=5)
     playing = new_game(client, "gold-mine")  # one deck: a card's code names that card only
     rng = random.Random("several")
@@ -209,7 +215,7 @@ def test_the_export_is_written_a_game_at_a_time(monkeypatch) -> None:
     for seed in range(5):
         game = new_game(client, "gold-mine", seed=seed)
         play(client, game["id"], {"type": "deal"})
-    monkeypatch.setattr(selectors, "EXPORT_CHUNK_BYTES", 1)
+    monkeypatch.setattr(archive, "EXPORT_CHUNK_BYTES", 1)
     response = client.get("/api/me/export/")
     chunks = list(response.streaming_content)
     assert len(chunks) == 6  # the head with the first game, each other game, the end
@@ -221,8 +227,8 @@ def test_the_export_is_written_a_game_at_a_time(monkeypatch) -> None:
 def test_the_exports_queries_do_not_grow_with_its_games(monkeypatch) -> None:
     """Read in batches (here of 2 games and 3 entries, to cross many), the same queries for 2
     games as for 9 with longer histories."""
-    monkeypatch.setattr(selectors, "EXPORT_GAMES_PER_FETCH", 2)
-    monkeypatch.setattr(selectors, "EXPORT_ENTRIES_PER_FETCH", 3)
+    monkeypatch.setattr(archive, "EXPORT_GAMES_PER_FETCH", 2)
+    monkeypatch.setattr(archive, "EXPORT_ENTRIES_PER_FETCH", 3)
 
     def queries(games: int, deals: int) -> int:
         user = make_user()
@@ -282,13 +288,13 @@ def test_the_export_reads_one_moment_while_the_player_plays_on(monkeypatch) -> N
     client = client_for(user)
     game = new_game(client, "gold-mine", seed=11)
     play(client, game["id"], {"type": "deal"})
-    real_streaks = selectors.daily_streaks
+    real_streaks = leaderboards.daily_streaks
 
     def streaks_then_a_move_elsewhere(player: Any) -> Any:
         result = real_streaks(player)
 
         def move() -> None:
-            services.play_move(user=user, game_id=game["id"], move={"type": "deal"})
+            play_services.play_move(user=user, game_id=game["id"], move={"type": "deal"})
             connection.close()
 
         mover = threading.Thread(target=move)
@@ -296,7 +302,7 @@ def test_the_export_reads_one_moment_while_the_player_plays_on(monkeypatch) -> N
         mover.join()
         return result
 
-    monkeypatch.setattr(selectors, "daily_streaks", streaks_then_a_move_elsewhere)
+    monkeypatch.setattr(archive, "daily_streaks", streaks_then_a_move_elsewhere)
     body = export(client)
     [exported] = body["games"]
     assert Game.objects.get(pk=game["id"]).move_number == 2  # the move was made

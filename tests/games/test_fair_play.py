@@ -25,9 +25,12 @@ from django.utils import timezone
 
 from config.asgi import application
 from config.settings import BASE_DIR
-from games import daily, services
-from games.history import final_run_home
+from games.daily import days
+from games.daily import services as daily_services
 from games.models import AuditLog, Game, GameFlag, Move
+from games.moderation import services as moderation
+from games.play import services as play_services
+from games.play.history import final_run_home
 from tests.games.helpers import client_for, make_user, solve, staff_challenge
 
 DAY = dt.date(2031, 5, 10)
@@ -68,7 +71,7 @@ def challenge(db: None) -> Any:
 
 def start(clock: Clock, user: Any) -> int:
     """A ranked attempt at the day's challenge, started now by the fake clock."""
-    game = services.start_daily_attempt(user=user, date=DAY, variant_slug=SLUG).game
+    game = daily_services.start_daily_attempt(user=user, date=DAY, variant_slug=SLUG).game
     Game.objects.filter(pk=game.pk).update(created_at=clock.now)
     return game.pk
 
@@ -80,13 +83,13 @@ def play(
     gaps = list(islice(cycle(gaps), len(moves)))
     for move, gap in zip(moves, gaps, strict=True):
         clock.tick(gap)
-        services.play_move(user=user, game_id=game_id, move=move)
+        play_services.play_move(user=user, game_id=game_id, move=move)
     return Game.objects.get(pk=game_id)
 
 
 def resign(clock: Clock, user: Any, game_id: int) -> Game:
     clock.tick(3)
-    services.resign_game(user=user, game_id=game_id)
+    play_services.resign_game(user=user, game_id=game_id)
     return Game.objects.get(pk=game_id)
 
 
@@ -265,7 +268,7 @@ def test_a_burst_is_flagged_in_an_attempt_that_is_not_won(
 @pytest.mark.django_db
 def test_casual_games_are_never_flagged(clock: Clock, winning_line: list) -> None:
     player = make_user("casual")
-    outcome = services.create_game(user=player, variant_slug=SLUG, seed=0)
+    outcome = play_services.create_game(user=player, variant_slug=SLUG, seed=0)
     play(clock, player, outcome.game.pk, winning_line, [0.01])
     call_command("flag_games")
     assert not GameFlag.objects.exists()
@@ -318,7 +321,7 @@ def test_a_flag_staff_cleared_is_not_raised_again(
     bot, staff = make_user("bot"), make_user("referee")
     game_id = start(clock, bot)
     play(clock, bot, game_id, winning_line, [0.05])
-    services.unflag_game(actor=staff, game_id=game_id, reason="a known speedrunner")
+    moderation.unflag_game(actor=staff, game_id=game_id, reason="a known speedrunner")
     call_command("flag_games")
     assert GameFlag.objects.filter(game_id=game_id).count() == 2
     assert not GameFlag.objects.filter(cleared_at__isnull=True).exists()
@@ -390,12 +393,14 @@ def test_exclusion_takes_an_attempt_off_the_rest_leaderboards_and_reinstating_re
 
 @pytest.mark.django_db(transaction=True)
 def test_an_exclusion_updates_the_live_leaderboard_at_once() -> None:
-    today = daily.today()
+    today = days.today()
     cheat, fair = make_user("cheat"), make_user("fair")
     attempts = {}
     for user in (cheat, fair):
-        outcome = services.start_daily_attempt(user=user, date=today, variant_slug="gold-mine")
-        services.play_move(user=user, game_id=outcome.game.pk, move={"type": "deal"})
+        outcome = daily_services.start_daily_attempt(
+            user=user, date=today, variant_slug="gold-mine"
+        )
+        play_services.play_move(user=user, game_id=outcome.game.pk, move={"type": "deal"})
         attempts[user.username] = outcome.game.pk
     client, _ = staff_client()
     act = database_sync_to_async(moderate)

@@ -12,8 +12,9 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from games import daily, services
+from games.daily import days
 from games.models import Game
+from games.play import hints as play_hints
 from games.rules import State, Variant, get_variant
 from games.rules.cards import card_name, parse_card
 from games.solver import Budget, solve
@@ -122,7 +123,7 @@ def test_no_hint_when_every_move_goes_back_and_such_an_answer_is_not_counted(
 def test_ranked_games_have_no_hints() -> None:
     user = make_user()
     client = client_for(user)
-    game = daily_game(user, daily.today(), "gold-mine")
+    game = daily_game(user, days.today(), "gold-mine")
     with unchanged(client, game.pk):
         assert_error(hint(client, game.pk), 409, "hints_not_allowed")
     assert Game.objects.get(pk=game.pk).hint_count == 0
@@ -251,7 +252,7 @@ def test_the_search_runs_with_no_transaction_open(monkeypatch: Any, key: str | N
         depths.append(len(connection.atomic_blocks))
         return lookahead_hint(*args, **kwargs)
 
-    monkeypatch.setattr(services, "lookahead_hint", spy)
+    monkeypatch.setattr(play_hints, "lookahead_hint", spy)
     client = client_for()
     game = new_game(client, "selective-castle")
     outside = len(connection.atomic_blocks)  # the test's own transaction
@@ -268,10 +269,10 @@ def test_a_hint_worked_out_for_a_version_since_gone_gives_way_to_todays() -> Non
     user = make_user()
     client = client_for(user)
     game = new_game(client, "grandfathers-clock", seed=7)
-    worked_out = services.work_out_hint(user=user, game_id=game["id"])
+    worked_out = play_hints.work_out_hint(user=user, game_id=game["id"])
     assert worked_out.hint.source == "solver"
     now = play(client, game["id"], game["legal_moves"][0])
-    given = services.request_hint(
+    given = play_hints.request_hint(
         user=user, game_id=game["id"], worked_out=worked_out, search=False
     )
     assert given.source == "heuristic"

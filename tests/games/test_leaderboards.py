@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from games import selectors
+from games.daily import leaderboards
 from games.models import Game
 from games.rules import get_variant
 from tests.games.helpers import (
@@ -394,7 +394,7 @@ def test_equal_records_on_the_all_time_board_share_a_rank(clock: DailyClock, set
     assert [(e["rank"], e["user"]) for e in result["results"]] == [
         (1, "ace"), (2, "bea"), (2, "max"), (2, "won"), (2, "zed")
     ]  # fmt: skip
-    second_page = selectors.alltime_leaderboard("grandfathers-clock", page=2, size=2)
+    second_page = leaderboards.alltime_leaderboard("grandfathers-clock", page=2, size=2)
     assert [(e["rank"], e["user"]) for e in second_page["results"]] == [(2, "max"), (2, "won")]
 
 

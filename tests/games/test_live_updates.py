@@ -8,10 +8,11 @@ import os
 import pytest
 from django.db import transaction
 
-from games import services
+from accounts.errors import ServiceError
 from games.live import game_group
+from games.play import selectors as play_selectors
+from games.play import services as play_services
 from tests.games.helpers import GroupInbox
-from web.errors import ApiError
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,10 +28,10 @@ def inbox(settings):
 
 def test_a_move_is_announced_with_its_move_number_after_the_commit(django_user_model, inbox):
     user = django_user_model.objects.create_user("live", password="x")
-    game = services.create_game(user=user, variant_slug="gold-mine", seed=3).game
+    game = play_services.create_game(user=user, variant_slug="gold-mine", seed=3).game
     inbox.watch(game.pk)
     with transaction.atomic():
-        services.play_move(user=user, game_id=game.pk, move={"type": "deal"})
+        play_services.play_move(user=user, game_id=game.pk, move={"type": "deal"})
         assert inbox.received() == []  # not before the commit
     [message] = inbox.received()
     assert message["type"] == "game.update"
@@ -41,10 +42,10 @@ def test_a_move_is_announced_with_its_move_number_after_the_commit(django_user_m
 
 def test_an_illegal_move_announces_nothing(django_user_model, inbox):
     user = django_user_model.objects.create_user("quiet", password="x")
-    game = services.create_game(user=user, variant_slug="gold-mine", seed=3).game
+    game = play_services.create_game(user=user, variant_slug="gold-mine", seed=3).game
     inbox.watch(game.pk)
-    with pytest.raises(ApiError):
-        services.play_move(
+    with pytest.raises(ServiceError):
+        play_services.play_move(
             user=user, game_id=game.pk, move={"type": "move", "from": "waste", "to": "tableau:0"}
         )
     assert inbox.received() == []
@@ -52,13 +53,13 @@ def test_an_illegal_move_announces_nothing(django_user_model, inbox):
 
 def test_undo_and_resign_are_announced_too(django_user_model, inbox):
     user = django_user_model.objects.create_user("undoer", password="x")
-    outcome = services.create_game(user=user, variant_slug="selective-castle", seed=3)
+    outcome = play_services.create_game(user=user, variant_slug="selective-castle", seed=3)
     game = outcome.game
     inbox.watch(game.pk)
     move = outcome.variant.legal_moves(outcome.state)[0].to_json()
-    services.play_move(user=user, game_id=game.pk, move=move)
-    services.undo_move(user=user, game_id=game.pk)
-    services.resign_game(user=user, game_id=game.pk)
+    play_services.play_move(user=user, game_id=game.pk, move=move)
+    play_services.undo_move(user=user, game_id=game.pk)
+    play_services.resign_game(user=user, game_id=game.pk)
     assert [m["game"]["move_number"] for m in inbox.received()] == [1, 2, 3]
 
 
@@ -133,9 +134,9 @@ def test_a_failed_live_update_neither_fails_nor_undoes_the_move(
 
     monkeypatch.setattr(publish, "get_channel_layer", BrokenLayer)
     user = django_user_model.objects.create_user("unheard", password="x")
-    game = services.create_game(user=user, variant_slug="gold-mine", seed=3).game
+    game = play_services.create_game(user=user, variant_slug="gold-mine", seed=3).game
 
-    outcome = services.play_move(user=user, game_id=game.pk, move={"type": "deal"})
+    outcome = play_services.play_move(user=user, game_id=game.pk, move={"type": "deal"})
 
     assert outcome.game.move_number == 1
     game.refresh_from_db()
@@ -146,19 +147,18 @@ def test_a_failed_live_update_neither_fails_nor_undoes_the_move(
 def test_a_move_builds_its_representation_once_for_the_answer_and_the_update(
     django_user_model, inbox, monkeypatch
 ):
-    from games import selectors
 
     built = []
-    original = selectors.game_representation
+    original = play_selectors.game_representation
     monkeypatch.setattr(
-        selectors, "game_representation", lambda *a, **k: built.append(1) or original(*a, **k)
+        play_selectors, "game_representation", lambda *a, **k: built.append(1) or original(*a, **k)
     )
     user = django_user_model.objects.create_user("once", password="x")
-    game = services.create_game(user=user, variant_slug="gold-mine", seed=3).game
+    game = play_services.create_game(user=user, variant_slug="gold-mine", seed=3).game
     inbox.watch(game.pk)
     built.clear()
 
-    outcome = services.play_move(user=user, game_id=game.pk, move={"type": "deal"})
+    outcome = play_services.play_move(user=user, game_id=game.pk, move={"type": "deal"})
     answer = outcome.representation_with_events()
 
     [message] = inbox.received()

@@ -7,8 +7,8 @@ import importlib
 import pytest
 from django.apps import apps
 
-from games import services
 from games.models import Game
+from games.play import services as play_services
 from games.rules import get_variant
 from tests.games.helpers import make_user
 
@@ -19,12 +19,12 @@ can_undo_migration = importlib.import_module("games.migrations.0004_game_can_und
 
 def test_games_in_play_get_can_undo_from_their_history() -> None:
     player = make_user()
-    castle = services.create_game(user=player, variant_slug="selective-castle", seed=5)
+    castle = play_services.create_game(user=player, variant_slug="selective-castle", seed=5)
     first = get_variant("selective-castle").legal_moves(castle.state)[0]
-    services.play_move(user=player, game_id=castle.game.pk, move=first.to_json())
-    mine = services.create_game(user=player, variant_slug="gold-mine", seed=3).game
-    services.play_move(user=player, game_id=mine.pk, move={"type": "deal"})
-    fresh = services.create_game(user=player, variant_slug="gold-mine").game
+    play_services.play_move(user=player, game_id=castle.game.pk, move=first.to_json())
+    mine = play_services.create_game(user=player, variant_slug="gold-mine", seed=3).game
+    play_services.play_move(user=player, game_id=mine.pk, move={"type": "deal"})
+    fresh = play_services.create_game(user=player, variant_slug="gold-mine").game
     Game.objects.update(can_undo=False)  # as the column's default leaves them
 
     can_undo_migration.fill_can_undo(apps, None)

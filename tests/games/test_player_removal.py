@@ -14,11 +14,13 @@ from django.db import transaction
 from django.test import Client
 
 from accounts import services as accounts
+from accounts.errors import ServiceError
 from config.asgi import application
-from games import daily, selectors, services
+from games.daily import days, leaderboards
+from games.daily import services as daily_services
 from games.live import leaderboard_group
+from games.play import services as play_services
 from tests.games.helpers import GroupInbox
-from web.errors import ApiError
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,17 +32,19 @@ def board_inbox(settings):
     """The messages sent to today's Gold Mine leaderboard group."""
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     inbox = GroupInbox()
-    inbox.join(leaderboard_group(daily.today(), "gold-mine"))
+    inbox.join(leaderboard_group(days.today(), "gold-mine"))
     return inbox.received
 
 
 def attempt(user) -> None:
-    game = services.start_daily_attempt(user=user, date=daily.today(), variant_slug="gold-mine")
-    services.resign_game(user=user, game_id=game.game.pk)
+    game = daily_services.start_daily_attempt(
+        user=user, date=days.today(), variant_slug="gold-mine"
+    )
+    play_services.resign_game(user=user, game_id=game.game.pk)
 
 
 def names_on_todays_board() -> list[str]:
-    board = selectors.daily_leaderboard(daily.today(), "gold-mine", None)
+    board = leaderboards.daily_leaderboard(days.today(), "gold-mine", None)
     return [entry["user"] for entry in board["results"]]
 
 
@@ -75,7 +79,7 @@ def test_a_rolled_back_removal_tells_no_one(django_user_model, board_inbox):
 
 def test_a_player_without_daily_attempts_announces_nothing(django_user_model, board_inbox):
     casual = django_user_model.objects.create_user("casual", password="x")
-    services.create_game(user=casual, variant_slug="gold-mine", seed=3)
+    play_services.create_game(user=casual, variant_slug="gold-mine", seed=3)
     casual.delete()
     assert board_inbox() == []
 
@@ -115,7 +119,7 @@ def test_a_live_board_watcher_hears_when_staff_delete_a_player_on_it_in_the_admi
         attempt(player)
     removed = [leaving] if how == "one" else [leaving, also_leaving]
     staff = admin_client(boss)
-    path = f"/ws/leaderboards/daily/{daily.today().isoformat()}/gold-mine/"
+    path = f"/ws/leaderboards/daily/{days.today().isoformat()}/gold-mine/"
 
     @async_to_sync
     async def scenario():
@@ -163,9 +167,9 @@ def test_staff_remove_other_staff_without_a_password_but_never_themselves(django
     colleague = django_user_model.objects.create_user("colleague", password="x", is_staff=True)
     player = django_user_model.objects.create_user("player", password="x")
 
-    with pytest.raises(ApiError) as refused:
+    with pytest.raises(ServiceError) as refused:
         accounts.remove_accounts(actor=boss, users=[player, boss])
-    assert refused.value.error_code == "own_account"
+    assert refused.value.code == "own_account"
     assert django_user_model.objects.count() == 3  # nothing removed
 
     staff = admin_client(boss)
@@ -242,7 +246,7 @@ def test_staff_deleting_players_in_the_admin_is_written_to_the_audit_log(
     also = django_user_model.objects.create_user("also-leaving", password="x", is_staff=True)
     staying = django_user_model.objects.create_user("staying", password="x")
     attempt(leaving)
-    services.create_game(user=leaving, variant_slug="gold-mine", seed=3)
+    play_services.create_game(user=leaving, variant_slug="gold-mine", seed=3)
     attempt(staying)
     removed = [leaving] if how == "one" else [leaving, also]
     staff = admin_client(boss)
@@ -310,7 +314,7 @@ def test_the_deletion_entry_outlives_its_actor(django_user_model, boss):
 
 def test_a_removal_that_fails_or_is_refused_leaves_no_entry(django_user_model, boss, monkeypatch):
     player = django_user_model.objects.create_user("player", password="x")
-    with pytest.raises(ApiError):
+    with pytest.raises(ServiceError):
         accounts.remove_accounts(actor=boss, users=[player, boss])
     assert deletions() == []
 

@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from games.history import line_of_play
 from games.models import Game, Move
+from games.play.history import line_of_play
 from games.rules import get_variant
 from games.rules.cards import CODE, card_name, parse_card
 from tests.games.helpers import SLUGS, assert_error, client_for, new_game, play
@@ -267,7 +267,7 @@ def test_a_lost_game_that_revealed_its_cards_cannot_be_taken_back(
     if undo could bring it back, the player would play on knowing every face-down card."""
     seed, line = losing_line("grounds-for-divorce")
     # The server draws the random seed; fix its draw so that the losing line is known.
-    monkeypatch.setattr("games.services.secrets.randbelow", lambda n: seed)
+    monkeypatch.setattr("games.play.services.secrets.randbelow", lambda n: seed)
     client = client_for()
     game = new_game(client, "grounds-for-divorce")
     assert game["seed"] is None

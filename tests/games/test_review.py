@@ -14,9 +14,12 @@ from django.contrib.auth.models import Permission
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from games import daily, services
-from games.admin import duration_text
+from games.daily import days
+from games.daily import services as daily_services
 from games.models import AuditLog, DailyChallenge, Deal, Game, GameFlag, Move
+from games.moderation import services as moderation
+from games.moderation.presenters import duration_text
+from games.play import services as play_services
 from games.rules import get_variant
 from tests.games.helpers import assert_error, client_for, make_user, replay
 
@@ -51,10 +54,10 @@ def player_client(player: Any) -> Client:
 
 def play_moves(user: Any, slug: str, seed: int | None, count: int) -> Game:
     """A game played ``count`` moves through the service (the first legal move each time)."""
-    outcome = services.create_game(user=user, variant_slug=slug, seed=seed)
+    outcome = play_services.create_game(user=user, variant_slug=slug, seed=seed)
     for _ in range(count):
         move = outcome.variant.legal_moves(outcome.state)[0]
-        outcome = services.play_move(user=user, game_id=outcome.game.pk, move=move.to_json())
+        outcome = play_services.play_move(user=user, game_id=outcome.game.pk, move=move.to_json())
     return Game.objects.select_related("deal").get(pk=outcome.game.pk)
 
 
@@ -101,7 +104,7 @@ def expected_board(state: dict[str, Any]) -> dict[str, list[tuple[str, bool]]]:
 
 
 def full_state(game: Game, step: int) -> dict[str, Any]:
-    from games.history import line_of_play
+    from games.play.history import line_of_play
 
     variant = get_variant(game.deal.variant)
     entries = list(game.moves.order_by("number").values_list("payload", flat=True))[:step]
@@ -114,9 +117,9 @@ def full_state(game: Game, step: int) -> dict[str, Any]:
 def test_every_models_changelist_and_change_page_render_for_staff(
     staff_client: Client, staff: Any, game: Game
 ) -> None:
-    tomorrow = daily.today() + dt.timedelta(days=1)
-    challenge = services.daily_challenge(tomorrow, "gold-mine")
-    flag = services.flag_game(actor=staff, game_id=game.pk, reason="looks odd")
+    tomorrow = days.today() + dt.timedelta(days=1)
+    challenge = daily_services.daily_challenge(tomorrow, "gold-mine")
+    flag = moderation.flag_game(actor=staff, game_id=game.pk, reason="looks odd")
     entry = AuditLog.objects.get()
     move = game.moves.get(number=1)
     pages = {
@@ -158,7 +161,7 @@ def test_game_list_columns_filters_and_search(
     staff_client: Client, staff: Any, game: Game, player: Any
 ) -> None:
     other = play_moves(make_user("bob"), "gold-mine", 77, 2)
-    services.flag_game(actor=staff, game_id=other.pk, reason="check")
+    moderation.flag_game(actor=staff, game_id=other.pk, reason="check")
     listing = staff_client.get("/admin/games/game/").content.decode()
     for column in ("player", "seed", "status", "moves", "time", "ranked", "flagged", "excluded"):
         assert column in listing.lower()
@@ -214,7 +217,7 @@ def test_a_history_is_not_editable_by_anyone(staff_client: Client, game: Game) -
 def test_the_audit_log_is_not_editable_by_anyone(
     staff_client: Client, staff: Any, game: Game
 ) -> None:
-    services.flag_game(actor=staff, game_id=game.pk, reason="original reason")
+    moderation.flag_game(actor=staff, game_id=game.pk, reason="original reason")
     entry = AuditLog.objects.get()
     response = staff_client.post(
         f"/admin/games/auditlog/{entry.pk}/change/",
@@ -288,7 +291,7 @@ def test_the_review_steps_through_the_history(staff_client: Client, game: Game) 
 
 def test_the_review_shows_the_engines_events(staff_client: Client, player: Any) -> None:
     gold = play_moves(player, "gold-mine", 5, 0)
-    services.play_move(user=player, game_id=gold.pk, move={"type": "deal"})
+    play_services.play_move(user=player, game_id=gold.pk, move={"type": "deal"})
     page = staff_client.get(review_url(gold.pk, step=1)).content.decode()
     assert "<code>deal</code>" in page
     events = Move.objects.get(game=gold, number=1).events
@@ -301,11 +304,11 @@ def test_the_reviews_events_name_piles_and_cards_as_its_boards_do(
 ) -> None:
     """An event's pile is "Tableau pile 7" beside a move of "Tableau pile 7", not the engine's
     "tableau:6", and its card is "2♥" as on the boards, not "2H"."""
-    outcome = services.create_game(user=player, variant_slug="blondes-and-brunettes", seed=1)
+    outcome = play_services.create_game(user=player, variant_slug="blondes-and-brunettes", seed=1)
     events: list[dict[str, Any]] = []
     while not any("pile" in event for event in events):
         move = outcome.variant.legal_moves(outcome.state)[0]
-        outcome = services.play_move(user=player, game_id=outcome.game.pk, move=move.to_json())
+        outcome = play_services.play_move(user=player, game_id=outcome.game.pk, move=move.to_json())
         events = outcome.events
     filled = next(event for event in events if "pile" in event)
     number = outcome.game.move_number
@@ -322,9 +325,9 @@ def test_the_reviews_events_name_piles_and_cards_as_its_boards_do(
 def test_the_review_names_piles_as_the_play_page_does(staff_client: Client, player: Any) -> None:
     """Not the engine's ids counted from 0 ("tableau:0 → foundation:6") beside boards counted
     from 1: the play page's names in the move list, the step and the boards."""
-    clock = services.create_game(user=player, variant_slug="grandfathers-clock", seed=1).game
+    clock = play_services.create_game(user=player, variant_slug="grandfathers-clock", seed=1).game
     move = {"type": "move", "from": "tableau:0", "to": "foundation:6"}
-    services.play_move(user=player, game_id=clock.pk, move=move)
+    play_services.play_move(user=player, game_id=clock.pk, move=move)
     page = staff_client.get(review_url(clock.pk, step=1)).content.decode()
     page = html.unescape(page)
     text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
@@ -389,7 +392,7 @@ def test_verify_points_at_a_legal_move_swapped_in_the_database(
     played = castle.moves.get(number=2).payload
     other = next(m.to_json() for m in variant.legal_moves(before) if m.to_json() != played)
     Move.objects.filter(game=castle, number=2).update(payload=other)
-    from games.selectors import verification
+    from games.moderation.verification import verification
 
     check = verification(Game.objects.get(pk=castle.pk))
     assert not check.ok and check.step is not None
@@ -409,10 +412,10 @@ def test_verify_catches_tampered_counts_of_a_ranked_attempt(
     staff_client: Client, player: Any, game: Game
 ) -> None:
     # The leaderboards rank by these columns: a ranked attempt's must match the replay too.
-    attempt = services.start_daily_attempt(
-        user=player, date=daily.today(), variant_slug="gold-mine"
+    attempt = daily_services.start_daily_attempt(
+        user=player, date=days.today(), variant_slug="gold-mine"
     ).game
-    services.play_move(user=player, game_id=attempt.pk, move={"type": "deal"})
+    play_services.play_move(user=player, game_id=attempt.pk, move={"type": "deal"})
     Game.objects.filter(pk=attempt.pk).update(board_moves=0)
     page = staff_client.get(review_url(attempt.pk, verify=1)).content.decode()
     assert "the stored board_moves is 0, the replay says 1" in page
@@ -509,7 +512,7 @@ def test_a_staff_action_needs_a_reason_and_changes_nothing_without_one(
 def test_staff_set_and_remove_a_days_seed_and_both_are_audited(
     staff_client: Client, staff: Any
 ) -> None:
-    tomorrow = daily.today() + dt.timedelta(days=1)
+    tomorrow = days.today() + dt.timedelta(days=1)
     response = staff_client.post(
         "/admin/games/dailychallenge/add/",
         {"date": tomorrow.isoformat(), "variant": "gold-mine", "seed": "1234",
@@ -619,7 +622,7 @@ def test_the_flag_list_names_the_player_and_filters_by_game_and_day(
 ) -> None:
     other = play_moves(make_user("bob"), "gold-mine", 77, 2)
     for flagged in (game, other):
-        services.flag_game(actor=staff, game_id=flagged.pk, reason="check")
+        moderation.flag_game(actor=staff, game_id=flagged.pk, reason="check")
     with django_assert_max_num_queries(8):
         response = staff_client.get("/admin/games/gameflag/")
     text = response.content.decode()

@@ -1,4 +1,4 @@
-"""games.store: the move path's SQL reads and writes what the ORM would."""
+"""games.play.move_sql: the move path's SQL reads and writes what the ORM would."""
 
 from __future__ import annotations
 
@@ -8,8 +8,11 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import daily, services, store
+from games.daily import days
+from games.daily import services as daily_services
 from games.models import Game, Move
+from games.play import move_sql
+from games.play import services as play_services
 from tests.games.helpers import make_user
 
 pytestmark = pytest.mark.django_db
@@ -19,12 +22,12 @@ def test_locking_a_game_loads_it_with_its_deal_and_challenge_in_one_query(
     django_assert_num_queries: Any,
 ) -> None:
     player = make_user()
-    game = services.start_daily_attempt(
-        user=player, date=daily.today(), variant_slug="gold-mine"
+    game = daily_services.start_daily_attempt(
+        user=player, date=days.today(), variant_slug="gold-mine"
     ).game
 
     with transaction.atomic(), django_assert_num_queries(1):
-        locked = store.lock_game(game.pk, player.pk)
+        locked = move_sql.lock_game(game.pk, player.pk)
         seen = (locked.deal.variant, locked.deal.seed, locked.daily.date, locked.daily.variant)
 
     expected = Game.objects.select_related("deal", "daily").get(pk=game.pk)
@@ -42,10 +45,10 @@ def test_locking_a_game_loads_it_with_its_deal_and_challenge_in_one_query(
 
 def test_a_casual_game_locks_without_a_challenge() -> None:
     player = make_user()
-    game = services.create_game(user=player, variant_slug="selective-castle", seed=7).game
+    game = play_services.create_game(user=player, variant_slug="selective-castle", seed=7).game
 
     with transaction.atomic():
-        locked = store.lock_game(game.pk, player.pk)
+        locked = move_sql.lock_game(game.pk, player.pk)
 
     assert locked.daily is None
     assert (locked.deal.seed, locked.deal.variant) == (7, "selective-castle")
@@ -53,15 +56,15 @@ def test_a_casual_game_locks_without_a_challenge() -> None:
 
 def test_someone_elses_game_or_no_game_is_not_found() -> None:
     owner, other = make_user(), make_user()
-    game = services.create_game(user=owner, variant_slug="gold-mine").game
+    game = play_services.create_game(user=owner, variant_slug="gold-mine").game
 
     with transaction.atomic():
-        assert store.lock_game(game.pk, other.pk) is None
-        assert store.lock_game(game.pk + 1000, owner.pk) is None
+        assert move_sql.lock_game(game.pk, other.pk) is None
+        assert move_sql.lock_game(game.pk + 1000, owner.pk) is None
 
 
 def test_appending_an_entry_writes_the_move_and_the_game_fields() -> None:
-    game = services.create_game(user=make_user(), variant_slug="gold-mine").game
+    game = play_services.create_game(user=make_user(), variant_slug="gold-mine").game
     now = timezone.now()
     game.move_number, game.status, game.finished_at = 1, Game.Status.RESIGNED, now
     game.state = {"changed": ["é", 1, None]}
@@ -74,7 +77,7 @@ def test_appending_an_entry_writes_the_move_and_the_game_fields() -> None:
     }
 
     with transaction.atomic():
-        store.append_entry(game, entry, ("move_number", "status", "finished_at", "state"))
+        move_sql.append_entry(game, entry, ("move_number", "status", "finished_at", "state"))
 
     move = Move.objects.get(game=game)
     assert (move.number, move.payload, move.events, move.received_at) == (
@@ -93,24 +96,24 @@ def test_appending_an_entry_writes_the_move_and_the_game_fields() -> None:
 
 
 def test_a_duplicate_move_number_is_refused_by_the_database() -> None:
-    game = services.create_game(user=make_user(), variant_slug="gold-mine").game
+    game = play_services.create_game(user=make_user(), variant_slug="gold-mine").game
     entry = {"game": game, "number": 1, "payload": {}, "events": [], "received_at": timezone.now()}
     with transaction.atomic():
-        store.append_entry(game, entry, ("move_number",))
+        move_sql.append_entry(game, entry, ("move_number",))
 
     with pytest.raises(IntegrityError), transaction.atomic():
-        store.append_entry(game, entry, ("move_number",))
+        move_sql.append_entry(game, entry, ("move_number",))
     assert Move.objects.filter(game=game).count() == 1
 
 
 def test_the_joined_rows_carry_the_types_the_orm_gives() -> None:
     player = make_user()
-    game = services.start_daily_attempt(
-        user=player, date=daily.today(), variant_slug="gold-mine"
+    game = daily_services.start_daily_attempt(
+        user=player, date=days.today(), variant_slug="gold-mine"
     ).game
 
     with transaction.atomic():
-        locked = store.lock_game(game.pk, player.pk)
+        locked = move_sql.lock_game(game.pk, player.pk)
 
     expected = Game.objects.select_related("deal", "daily").get(pk=game.pk)
     for joined, orm in [(locked.deal, expected.deal), (locked.daily, expected.daily)]:
@@ -127,13 +130,13 @@ def test_an_idempotency_key_is_claimed_once_and_its_response_kept(
 
     # Without INSERT ... RETURNING (SQLite before 3.35) the ORM's get_or_create does it.
     if not returning:
-        monkeypatch.setattr(store, "_insert_returns_rows", lambda: False)
+        monkeypatch.setattr(move_sql, "_insert_returns_rows", lambda: False)
     player, other = make_user(), make_user()
     with transaction.atomic():
-        first = store.claim_idempotency_key(player.pk, "k", "f" * 64)
-        assert store.claim_idempotency_key(player.pk, "k", "f" * 64) is None
-        assert store.claim_idempotency_key(other.pk, "k", "f" * 64) not in (None, first)
-        store.record_idempotent_response(first, 201, {"id": 7, "events": [{"type": "x"}]})
+        first = move_sql.claim_idempotency_key(player.pk, "k", "f" * 64)
+        assert move_sql.claim_idempotency_key(player.pk, "k", "f" * 64) is None
+        assert move_sql.claim_idempotency_key(other.pk, "k", "f" * 64) not in (None, first)
+        move_sql.record_idempotent_response(first, 201, {"id": 7, "events": [{"type": "x"}]})
 
     record = IdempotencyRecord.objects.get(pk=first)
     assert (record.user_id, record.key, record.fingerprint) == (player.pk, "k", "f" * 64)

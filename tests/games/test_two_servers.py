@@ -13,7 +13,7 @@ import websockets
 from django.db import connection
 from rest_framework.authtoken.models import Token
 
-from games import daily
+from games.daily import days
 from tests.support.servers import prepare_dailies_around_today, production_env, servers
 
 pytestmark = [
@@ -82,7 +82,7 @@ def test_two_players_on_two_servers_see_each_other_on_every_daily_leaderboard(tw
     """Alice plays on server A and watches on A; Bob plays on B and watches on B; each sees
     the other's progress without reloading, for today's challenge of each of the five games."""
     server_a, server_b = two_servers
-    today = daily.today().isoformat()
+    today = days.today().isoformat()
     tokens = {"alice": player("alice"), "bob": player("bob")}
     home = {"alice": server_a, "bob": server_b}
 

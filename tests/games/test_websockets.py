@@ -18,7 +18,11 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from config.asgi import application
-from games import consumers, daily, services
+from games import consumers
+from games.daily import days
+from games.daily import services as daily_services
+from games.play import hints as play_hints
+from games.play import services as play_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -50,14 +54,14 @@ def player(django_user_model):
 
 @pytest.fixture
 def castle(player):
-    return services.create_game(user=player, variant_slug="selective-castle", seed=21)
+    return play_services.create_game(user=player, variant_slug="selective-castle", seed=21)
 
 
 def move_of(outcome, index: int = 0) -> dict:
     return outcome.variant.legal_moves(outcome.state)[index].to_json()
 
 
-play = database_sync_to_async(services.play_move)
+play = database_sync_to_async(play_services.play_move)
 
 
 def test_the_player_gets_the_game_then_every_new_version(player, castle):
@@ -80,7 +84,7 @@ def test_the_player_gets_the_game_then_every_new_version(player, castle):
 
 def test_a_hint_reaches_the_other_tabs_as_the_same_version_with_its_count(player, castle):
     headers = session_headers(player)
-    hint = database_sync_to_async(services.request_hint)
+    hint = database_sync_to_async(play_hints.request_hint)
 
     @async_to_sync
     async def scenario():
@@ -101,7 +105,9 @@ def test_a_hint_reaches_the_other_tabs_as_the_same_version_with_its_count(player
 def test_a_client_that_missed_versions_gets_them_on_reconnect(player, castle):
     outcome = castle
     for _ in range(3):
-        outcome = services.play_move(user=player, game_id=castle.game.pk, move=move_of(outcome))
+        outcome = play_services.play_move(
+            user=player, game_id=castle.game.pk, move=move_of(outcome)
+        )
 
     headers = session_headers(player)
 
@@ -120,7 +126,9 @@ def test_a_client_too_far_behind_gets_a_full_resync(player, castle, settings):
     settings.WEBSOCKET_CATCH_UP_LIMIT = 1
     outcome = castle
     for _ in range(3):
-        outcome = services.play_move(user=player, game_id=castle.game.pk, move=move_of(outcome))
+        outcome = play_services.play_move(
+            user=player, game_id=castle.game.pk, move=move_of(outcome)
+        )
     headers = session_headers(player)
 
     @async_to_sync
@@ -133,7 +141,7 @@ def test_a_client_too_far_behind_gets_a_full_resync(player, castle, settings):
 
 
 def test_no_hidden_card_reaches_the_game_socket(player):
-    outcome = services.create_game(user=player, variant_slug="grounds-for-divorce")
+    outcome = play_services.create_game(user=player, variant_slug="grounds-for-divorce")
     headers = session_headers(player)
 
     @async_to_sync
@@ -297,7 +305,7 @@ def test_a_client_that_floods_is_disconnected_with_a_clear_code(player, castle, 
 
 
 def test_anyone_watches_a_leaderboard_that_updates_as_attempts_move(player):
-    today = daily.today()
+    today = days.today()
 
     @async_to_sync
     async def scenario():
@@ -307,7 +315,7 @@ def test_anyone_watches_a_leaderboard_that_updates_as_attempts_move(player):
             "type": "leaderboard", "date": today.isoformat(), "variant": "selective-castle",
             "count": 0, "results": [], "me": None,
         }  # fmt: skip
-        attempt = await database_sync_to_async(services.start_daily_attempt)(
+        attempt = await database_sync_to_async(daily_services.start_daily_attempt)(
             user=player, date=today, variant_slug="selective-castle"
         )
         board = await ws.receive_json_from(timeout=5)
@@ -322,8 +330,8 @@ def test_anyone_watches_a_leaderboard_that_updates_as_attempts_move(player):
 
 def test_leaderboard_pushes_are_throttled_and_carry_the_watchers_own_entry(player, settings):
     settings.LEADERBOARD_PUSH_INTERVAL = 0.5
-    today = daily.today()
-    attempt = services.start_daily_attempt(user=player, date=today, variant_slug="gold-mine")
+    today = days.today()
+    attempt = daily_services.start_daily_attempt(user=player, date=today, variant_slug="gold-mine")
     headers = session_headers(player)
 
     @async_to_sync
@@ -356,8 +364,8 @@ def test_a_change_during_a_board_read_still_reaches_the_watcher(player, settings
     """The board read for one change may finish after a second change committed: the
     watcher must get a board with the second change too, not keep the stale one."""
     settings.LEADERBOARD_PUSH_INTERVAL = 0.05
-    today = daily.today()
-    attempt = services.start_daily_attempt(user=player, date=today, variant_slug="gold-mine")
+    today = days.today()
+    attempt = daily_services.start_daily_attempt(user=player, date=today, variant_slug="gold-mine")
 
     class SlowBoards(consumers.BoardCache):
         async def ranking(self, date, variant, changed_at):

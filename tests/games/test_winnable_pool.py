@@ -1,5 +1,5 @@
 """Winnable deals for casual play: POST /api/games/ with "winnable": true deals from the pool
-of deals the solver proved winnable (games.winnable_pool), and never runs the solver itself."""
+of deals the solver proved winnable (games.play.winnable_pool), and never runs the solver itself."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from games import winnable_pool
 from games.models import Game, WinnableDeal
+from games.play import winnable_pool
 from games.rules import DEAL_VERSION, get_variant
 from games.solver import Budget, solve
 from tests.games.helpers import REPRESENTATION_KEYS, assert_error, client_for, new_game

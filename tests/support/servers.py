@@ -70,7 +70,7 @@ def servers(count: int, env: dict[str, str]) -> Iterator[list[str]]:
                             command,
                             cwd=ROOT,
                             # No solver filling the winnable-deal pools in test servers
-                            # (games.winnable_pool), unless a test asks for it.
+                            # (games.play.winnable_pool), unless a test asks for it.
                             env={**os.environ, "WINNABLE_POOL_IN_SERVER": "0", **env},
                             stdout=log,
                             stderr=subprocess.STDOUT,
@@ -131,7 +131,7 @@ def prepare_dailies_around_today() -> None:
     solver budget (tests/conftest.py)."""
     import datetime as dt
 
-    from games import dailies, daily
+    from games.daily import challenges, days
 
-    today = daily.today()
-    dailies.prepare_days(today + dt.timedelta(days=n) for n in (-1, 0, 1))
+    today = days.today()
+    challenges.prepare_days(today + dt.timedelta(days=n) for n in (-1, 0, 1))

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client, override_settings
 
-from games import services
 from games.models import Game
+from games.play import services as play_services
 from tests.games.helpers import assert_error, client_for, crash_tolerant, new_game
 from tests.web.urls_debug import HIDDEN
 
@@ -53,7 +53,7 @@ def test_a_server_error_is_json_and_shows_nothing_of_the_game(monkeypatch) -> No
         state = {"seed": seed}  # a local variable a debug page would have shown
         raise RuntimeError(f"the store went away ({len(state)})")
 
-    monkeypatch.setattr(services, "play_move", fails)
+    monkeypatch.setattr(play_services, "play_move", fails)
     response = client.post(
         f"/api/games/{game['id']}/moves/", {"move": {"type": "deal"}}, format="json"
     )

@@ -22,7 +22,8 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from config.asgi import application
-from games import daily, services
+from games.daily import days
+from games.play import services as play_services
 from web import connection_cap
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -81,7 +82,7 @@ async def open_socket(path: str, headers: list, address: str) -> tuple[Any, Any]
 
 
 def board_path() -> str:
-    return f"/ws/leaderboards/daily/{daily.today().isoformat()}/gold-mine/"
+    return f"/ws/leaderboards/daily/{days.today().isoformat()}/gold-mine/"
 
 
 @pytest.fixture
@@ -93,7 +94,7 @@ def test_an_account_at_its_cap_is_refused_one_more_connection_until_one_closes(
     counters, settings, player
 ):
     settings.WEBSOCKET_CONNECTIONS_PER_ACCOUNT = 2
-    game = services.create_game(user=player, variant_slug="gold-mine", seed=4).game
+    game = play_services.create_game(user=player, variant_slug="gold-mine", seed=4).game
     headers = session_headers(player)
     path = f"/ws/games/{game.pk}/"
 

@@ -15,7 +15,10 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from games import consumers, daily, services
+from games import consumers
+from games.daily import days
+from games.daily import services as daily_services
+from games.play import services as play_services
 from tests.games.test_websockets import ORIGIN, connect, move_of, session_headers
 from tests.redis_server import PrivateRedis
 from tests.redis_server import private_redis as start_private_redis
@@ -23,7 +26,7 @@ from web import layer_watch
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-play = database_sync_to_async(services.play_move)
+play = database_sync_to_async(play_services.play_move)
 
 
 @pytest.fixture
@@ -46,7 +49,7 @@ def player(django_user_model):
 
 @pytest.fixture
 def castle(player):
-    return services.create_game(user=player, variant_slug="selective-castle", seed=21)
+    return play_services.create_game(user=player, variant_slug="selective-castle", seed=21)
 
 
 async def reconnect(path: str, headers, seconds: float = 10):
@@ -70,7 +73,7 @@ def test_an_outage_closes_the_game_socket_and_the_reconnection_catches_up(
     settings.WEBSOCKET_CONNECTIONS_PER_ACCOUNT = 1  # the closed socket's slot must come back
     headers = session_headers(player)
     path = f"/ws/games/{castle.game.pk}/"
-    after_first = services.play_move(user=player, game_id=castle.game.pk, move=move_of(castle))
+    after_first = play_services.play_move(user=player, game_id=castle.game.pk, move=move_of(castle))
 
     @async_to_sync
     async def scenario():
@@ -153,7 +156,7 @@ def test_the_in_memory_layer_is_not_watched(player, castle, settings):
 def test_an_outage_closes_a_leaderboard_socket_and_a_reconnection_gets_the_board(
     player, private_redis
 ):
-    today = daily.today()
+    today = days.today()
     path = f"/ws/leaderboards/daily/{today.isoformat()}/selective-castle/"
 
     @async_to_sync
@@ -162,7 +165,7 @@ def test_an_outage_closes_a_leaderboard_socket_and_a_reconnection_gets_the_board
         assert first["type"] == "leaderboard" and first["count"] == 0
         private_redis.stop()
         # An attempt started during the outage: its change signal is lost with Redis.
-        await database_sync_to_async(services.start_daily_attempt)(
+        await database_sync_to_async(daily_services.start_daily_attempt)(
             user=player, date=today, variant_slug="selective-castle"
         )
         closed = await ws.receive_output(timeout=5)
@@ -191,7 +194,7 @@ def test_with_redis_unreachable_a_new_socket_is_refused_in_one_line(
     headers = session_headers(player)
     for path in (
         f"/ws/games/{castle.game.pk}/",
-        f"/ws/leaderboards/daily/{daily.today()}/gold-mine/",
+        f"/ws/leaderboards/daily/{days.today()}/gold-mine/",
     ):
         _, refused = async_to_sync(connect)(path, headers)
         assert refused == consumers.LAYER_INTERRUPTED, refused

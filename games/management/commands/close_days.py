@@ -1,5 +1,5 @@
 """Close the ranked daily attempts left unfinished when their day ended. Each server process
-does this at midnight UTC by itself (``games.day_closer``); this is for a service run with
+does this at midnight UTC by itself (``games.daily.day_closer``); this is for a service run with
 ``CLOSE_DAYS_IN_SERVER=0`` (from cron, say) or to catch up by hand."""
 
 from __future__ import annotations
@@ -8,14 +8,14 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from games import services
+from games.daily import services as daily_services
 
 
 class Command(BaseCommand):
     help = "Close the ranked daily attempts still in play whose day has ended."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        closed = services.close_unfinished_attempts()
+        closed = daily_services.close_unfinished_attempts()
         for game_id in closed:
             self.stdout.write(f"game {game_id}: closed")
         self.stdout.write(f"{len(closed)} unfinished ranked attempts of past days closed.")

@@ -1,4 +1,4 @@
-"""Top up the pools of deals the solver has proven winnable (``games.winnable_pool``).
+"""Top up the pools of deals the solver has proven winnable (``games.play.winnable_pool``).
 
 Each server process does this in the background by itself (``WINNABLE_POOL_IN_SERVER``); this
 is for a service run without it (from cron, say), or to fill the pools by hand."""
@@ -11,8 +11,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games import winnable_pool
 from games.models import WinnableDeal
+from games.play import winnable_pool
 from games.rules import VARIANTS
 
 

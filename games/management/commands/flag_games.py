@@ -9,8 +9,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games import services
 from games.models import Game
+from games.moderation import fair_play
 
 
 class Command(BaseCommand):
@@ -34,7 +34,7 @@ class Command(BaseCommand):
         checked = raised = 0
         for game_id in games.values_list("pk", flat=True).iterator(chunk_size=500):
             checked += 1
-            for flag in services.check_fair_play(game_id=game_id):
+            for flag in fair_play.check_fair_play(game_id=game_id):
                 raised += 1
                 self.stdout.write(f"game {game_id}: {flag.get_reason_display()}: {flag.detail}")
         self.stdout.write(f"{checked} ranked attempts checked, {raised} new flags.")

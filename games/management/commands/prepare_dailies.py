@@ -1,6 +1,6 @@
 """Prepare the daily challenges of a run of days: each game's deal proven winnable by the
 solver, stored with its certificate. The server's day-closing thread keeps today and the next
-``DAILY_PREPARE_DAYS`` days prepared by itself (``games.day_closer``); this is for a service
+``DAILY_PREPARE_DAYS`` days prepared by itself (``games.daily.day_closer``); this is for a service
 run with ``CLOSE_DAYS_IN_SERVER=0``, to prepare further ahead, or to fill in past days that
 have no challenge. Days already prepared are left as they are."""
 
@@ -13,7 +13,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games import dailies, daily
+from games.daily import challenges
+from games.daily.days import today
 
 
 def a_day(value: str) -> dt.date:
@@ -40,14 +41,14 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        first = a_day(options["first"]) if options["first"] else daily.today()
-        days = options["days"]
-        if days is None:
-            days = 1 + int(settings.DAILY_PREPARE_DAYS)
-        if days < 1:
+        first = a_day(options["first"]) if options["first"] else today()
+        count = options["days"]
+        if count is None:
+            count = 1 + int(settings.DAILY_PREPARE_DAYS)
+        if count < 1:
             raise CommandError("--days is a whole number of days, 1 or more")
         made = 0
-        for challenge, created in dailies.prepare_days(dailies.days_from(first, days)):
+        for challenge, created in challenges.prepare_days(challenges.days_from(first, count)):
             made += created
             what = "prepared" if created else "already prepared"
             label = challenge.outcome

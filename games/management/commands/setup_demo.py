@@ -8,7 +8,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from games import services, winnable_pool
+from games.play import services as play_services
+from games.play import winnable_pool
 from games.rules import VARIANTS
 
 #: The games whose deals the solver proves winnable in well under a second: their pools are
@@ -62,11 +63,11 @@ class Command(BaseCommand):
     def _start_saved_games(self, user: Any) -> None:
         """One game of each kind, a few moves in, so the demo player has games to resume."""
         for slug in VARIANTS:
-            outcome = services.create_game(user=user, variant_slug=slug)
+            outcome = play_services.create_game(user=user, variant_slug=slug)
             for _ in range(3):
                 moves = outcome.variant.legal_moves(outcome.state)
                 if not moves:
                     break
-                outcome = services.play_move(
+                outcome = play_services.play_move(
                     user=user, game_id=outcome.game.pk, move=moves[0].to_json()
                 )

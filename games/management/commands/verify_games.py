@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.models import Game
-from games.selectors import verify_game
+from games.moderation.verification import verify_game
 
 
 class Command(BaseCommand):

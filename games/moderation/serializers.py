@@ -1,4 +1,5 @@
-"""Shapes of the staff API's answers (built by ``games.selectors``), for the OpenAPI schema."""
+"""Shapes of the staff API's answers (built by ``games.moderation.review``), for the OpenAPI
+schema."""
 
 from __future__ import annotations
 

@@ -1,13 +1,13 @@
 """Preparing the daily challenges ahead: each day's deal is proven winnable before anyone plays.
 
-A day's deal for a game is the first of its candidate seeds (``daily.daily_seed(date, game,
+A day's deal for a game is the first of its candidate seeds (``days.daily_seed(date, game,
 n)`` for n = 0, 1, 2, …) that the solver proves winnable within the budget (settings
 ``DAILY_SOLVER_SECONDS``, ``DAILY_SOLVER_POSITIONS``). The challenge keeps the winning line
 (the certificate), the candidate number, what the solver spent and the deal's difficulty.
 After ``DAILY_SOLVER_CANDIDATES`` candidates without a proof, the day deals the first one not
 proven lost, marked ``unknown`` (and logged as an error): a day always has its challenge.
 
-Who prepares: each server process's day-closing thread (``games.day_closer``: today and the
+Who prepares: each server process's day-closing thread (``games.daily.day_closer``: today and the
 next ``DAILY_PREPARE_DAYS`` days, as it starts and after each midnight) and ``manage.py
 prepare_dailies``. Never a player's request: one that finds no challenge is told to come back
 (``services.daily_challenge``, 503 ``daily_not_ready``).
@@ -35,7 +35,7 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from games import certify, daily
+from games.daily import certify, days
 from games.models import DailyChallenge, Deal
 from games.rules import DEAL_VERSION, VARIANTS
 from games.solver import LOST, WON, SolverBug
@@ -118,7 +118,7 @@ def choose(date: dt.date, slug: str) -> tuple[int, Certificate]:
     """The day's candidate for a game and its certificate: the first proven winnable."""
     tried: list[tuple[int, Certificate]] = []
     for candidate in range(max(1, int(settings.DAILY_SOLVER_CANDIDATES))):
-        seed = daily.daily_seed(date, slug, candidate)
+        seed = days.daily_seed(date, slug, candidate)
         try:
             answer = solve_seed(slug, seed)
         except SolverBug:  # a win the engine does not confirm: not this deal, try the next
@@ -207,7 +207,7 @@ def prepare_ahead() -> list[tuple[DailyChallenge, bool]]:
     """Today's challenges and the next ``DAILY_PREPARE_DAYS`` days'. A day that has opened
     without its challenge (the service was down, or the solver slow) is prepared first, and
     said so: players are being told to come back in a minute meanwhile."""
-    today = daily.today()
+    today = days.today()
     for slug in VARIANTS:
         if not DailyChallenge.objects.filter(date=today, variant=slug).exists():
             logger.warning("no challenge prepared for %s %s; preparing it now", today, slug)

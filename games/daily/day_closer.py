@@ -2,13 +2,13 @@
 days' challenges, inside the server process.
 
 A ranked daily attempt can only be played on its own UTC day; one still in play at midnight
-stands as it was left (``services.close_unfinished_attempts``). Every server process runs one
+stands as it was left (``daily_services.close_unfinished_attempts``). Every server process runs one
 daemon thread that does this as the server starts (catching up on days that ended while the
 service was down) and then just after each midnight UTC. Processes racing on the same attempt
 are harmless: each attempt is closed in a transaction of its own, under its row lock, once.
 
 After closing, the same thread prepares today's challenges and the next days'
-(``dailies.prepare_ahead``): the solver runs in a process of its own, so this thread only
+(``challenges.prepare_ahead``): the solver runs in a process of its own, so this thread only
 waits on it and the server's requests keep the GIL. A fresh server whose days are not
 prepared yet answers "being prepared" (503 ``daily_not_ready``) meanwhile, never blocks.
 
@@ -29,7 +29,8 @@ from django.conf import settings
 from django.db import close_old_connections, connections
 from django.utils import timezone
 
-from web.handlers import request_loop
+from games import live
+from games.daily import services as daily_services
 
 logger = logging.getLogger("patience.day_closer")
 
@@ -49,11 +50,10 @@ def seconds_until_next_day(now: dt.datetime) -> float:
 def close_days_once() -> list[int]:
     """One pass, with this thread's database connections closed afterwards; errors are logged
     (the next pass tries again), never raised into the thread."""
-    from games import services  # the apps are ready by the time the thread runs
 
     try:
         close_old_connections()
-        closed = services.close_unfinished_attempts()
+        closed = daily_services.close_unfinished_attempts()
     except Exception:
         logger.exception("closing the unfinished attempts of past days failed")
         return []
@@ -65,13 +65,13 @@ def close_days_once() -> list[int]:
 
 
 def prepare_days_once() -> int:
-    """Today's challenges and the next days' (``dailies.prepare_ahead``), as many as were
+    """Today's challenges and the next days' (``challenges.prepare_ahead``), as many as were
     made; errors are logged (the next pass tries again), never raised into the thread."""
-    from games import dailies
+    from games.daily import challenges
 
     try:
         close_old_connections()
-        made = sum(created for _, created in dailies.prepare_ahead())
+        made = sum(created for _, created in challenges.prepare_ahead())
     except Exception:
         logger.exception("preparing the daily challenges failed")
         return 0
@@ -86,7 +86,7 @@ def run(stop: threading.Event, loop: asyncio.AbstractEventLoop | None = None) ->
     """Close past days' attempts and prepare the coming days' challenges now, then after
     every midnight UTC, until ``stop`` is set; live updates through the server's ``loop``
     when there is one."""
-    request_loop.set(loop)
+    live.send_updates_through(loop)
     while not stop.is_set():
         close_days_once()
         if not stop.is_set():

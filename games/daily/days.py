@@ -33,7 +33,7 @@ def closes_at(date: dt.date) -> dt.datetime:
 def daily_seed(date: dt.date, variant: str, candidate: int = 0) -> int:
     """The day's ``candidate``-th seed for a game (0, 1, 2, …): HMAC-SHA256 of the date, game
     and candidate number under ``DAILY_SECRET``, unknowable without the key. The day deals the
-    first candidate the solver proves winnable (``games.dailies``). Candidate 0 keeps the
+    first candidate the solver proves winnable (``games.daily.challenges``). Candidate 0 keeps the
     message of the days before candidates (``patience-daily-v1:DATE:GAME``), so the seeds of
     those days stay what they were; candidate n > 0 appends ``:n``."""
     if candidate < 0:

@@ -16,8 +16,9 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import store
+from accounts.errors import ServiceError
 from games.models import IdempotencyRecord
+from games.play import move_sql
 from web.errors import ApiError, exception_handler
 
 MAX_KEY_LENGTH = 100
@@ -43,7 +44,7 @@ def respond_once(request: Request, action: Callable[[], Response]) -> Response:
         f"{request.method} {request.path}\n".encode() + request.body
     ).hexdigest()
     with transaction.atomic():
-        record_id = store.claim_idempotency_key(request.user.pk, key, fingerprint)
+        record_id = move_sql.claim_idempotency_key(request.user.pk, key, fingerprint)
         if record_id is None:
             record = IdempotencyRecord.objects.get(user=request.user, key=key)
             if record.fingerprint != fingerprint:
@@ -55,14 +56,14 @@ def respond_once(request: Request, action: Callable[[], Response]) -> Response:
             return Response(record.body, status=record.status_code)
         try:
             response = action()
-        except ApiError as error:
-            if error.status_code >= 500:
+        except (ApiError, ServiceError) as error:
+            response = exception_handler(error, {})
+            if response.status_code >= 500:
                 # "Not now" (no winnable deal ready): a retry with the key may succeed, so
                 # the key is released with the rest of the transaction.
                 raise
             # Refusals are answered the same way on a retry; nothing was written.
-            response = exception_handler(error, {})
         # Stored as rendered, so a replay is byte-for-byte what the first caller read.
         body = json.loads(JSONRenderer().render(response.data))
-        store.record_idempotent_response(record_id, response.status_code, body)
+        move_sql.record_idempotent_response(record_id, response.status_code, body)
     return response

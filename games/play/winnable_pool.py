@@ -4,7 +4,7 @@ dealt (``services.create_game(winnable=True)``), and its filling.
 A request never runs the solver: it takes a deal out of the pool (``take``), or is refused
 with 503 ``no_winnable_deal`` when the pool of that game is empty. The pool is topped up in
 the background, by ``manage.py fill_winnable_pool`` and by a daemon thread in every server
-process (``start``, from the server's first event as ``games.day_closer`` is), up to
+process (``start``, from the server's first event as ``games.daily.day_closer`` is), up to
 ``WINNABLE_POOL_SIZE`` deals per game.
 
 The seeds are random (``secrets``), so a pool deal is as secret as any random deal: its seed,
@@ -200,7 +200,7 @@ def start() -> threading.Thread | None:
 
 class StartWithServer:
     """ASGI middleware: starts the filler on the first event the server hands the application
-    (as ``games.day_closer.StartWithServer`` starts the day closer)."""
+    (as ``games.daily.day_closer.StartWithServer`` starts the day closer)."""
 
     def __init__(self, application: Any) -> None:
         self.application = application

@@ -1,5 +1,6 @@
-"""One deal solved for the daily challenges, as plain data: what ``games.dailies`` runs in its
-solver process. No Django here, so a worker process imports only the engine and the solver."""
+"""One deal solved for the daily challenges, as plain data: what ``games.daily.challenges``
+runs in its solver process. No Django here, so a worker process imports only the engine and
+the solver."""
 
 from __future__ import annotations
 

@@ -1,0 +1,218 @@
+"""The daily and all-time leaderboards, and a player's daily streaks."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import (
+    Case,
+    Count,
+    DurationField,
+    ExpressionWrapper,
+    F,
+    FloatField,
+    Min,
+    Q,
+    QuerySet,
+    Value,
+    When,
+    Window,
+)
+from django.db.models.functions import Coalesce, Rank
+
+from games.daily import days
+from games.errors import GameError
+from games.models import DailyChallenge, Game
+from games.rules import VARIANTS
+
+# A day's ranking, best first: won before not won, then more cards home, fewer moves, less
+# time (start to last move), and who got there first.
+RANKING_ORDER = ("-won", "-cards_home", "board_moves", "duration", "reached", "pk")
+
+
+def _with_ranking_keys(games: QuerySet[Game]) -> QuerySet[Game]:
+    """The computed keys RANKING_ORDER sorts by: ``won``, ``reached`` and ``duration``."""
+    reached = Coalesce("last_move_at", "created_at")
+    return games.annotate(
+        won=Case(When(status=Game.Status.WON, then=Value(1)), default=Value(0)),
+        reached=reached,
+        duration=ExpressionWrapper(reached - F("created_at"), output_field=DurationField()),
+    )
+
+
+def ranked_attempts(date: dt.date, variant: str) -> QuerySet[Game]:
+    """A day's ranked attempts at one game, best first (RANKING_ORDER)."""
+    attempts = Game.objects.filter(
+        daily__date=date, daily__variant=variant, ranked=True, excluded=False
+    )
+    return _with_ranking_keys(attempts).order_by(*RANKING_ORDER)
+
+
+def staff_daily_board(challenge: DailyChallenge) -> list[tuple[str, Game]]:
+    """A challenge's ranked attempts for staff, with their owners: (rank, game) best first,
+    then ("excluded", game) for those taken off the leaderboard."""
+    ranked = ranked_attempts(challenge.date, challenge.variant).select_related("owner")
+    excluded = challenge.games.filter(ranked=True, excluded=True).select_related("owner")
+    rows = [(str(rank), game) for rank, game in enumerate(ranked, start=1)]
+    return rows + [("excluded", game) for game in excluded]
+
+
+def _entry(rank: int, row: dict[str, Any]) -> dict[str, Any]:
+    return {"rank": rank, "user": row["owner__username"], **_result(row)}
+
+
+def _result(row: dict[str, Any]) -> dict[str, Any]:
+    """How an attempt did, as a leaderboard entry shows it."""
+    return {
+        "status": row["status"],
+        "won": bool(row["won"]),
+        "cards_home": row["cards_home"],
+        "moves": row["board_moves"],
+        "time_seconds": round(row["duration"].total_seconds(), 3),
+    }
+
+
+RESULT_FIELDS = ("status", "won", "cards_home", "board_moves", "duration")  # what _result reads
+
+
+LEADERBOARD_FIELDS = ("owner_id", "owner__username", *RESULT_FIELDS)
+
+
+def no_such_page(page: int, pages: int) -> GameError:
+    """A page after the last one (the games list and the leaderboards answer it alike)."""
+    message = f"There is no page {page}: the last is page {pages}."
+    return GameError("not_found", message, pages=pages)
+
+
+def page_start(count: int, page: int, size: int) -> tuple[int, int]:
+    """The first row of ``page`` and how many pages ``count`` rows fill (page 1 of none is a
+    page, empty); a page after the last one is ``no_such_page``."""
+    pages = max(1, -(-count // size))
+    if page > pages:
+        raise no_such_page(page, pages)
+    return (page - 1) * size, pages
+
+
+def daily_leaderboard(
+    date: dt.date, variant: str, user: AbstractBaseUser | None, *, page: int = 1, size: int = 50
+) -> dict[str, Any]:
+    """One page of the day's ranking, with the signed-in player's own entry wherever it is."""
+    attempts = ranked_attempts(date, variant)
+    count = attempts.count()
+    start, pages = page_start(count, page, size)
+    rows = attempts.values(*LEADERBOARD_FIELDS)[start : start + size]
+    me = None
+    if user is not None and user.is_authenticated:
+        order = list(attempts.values_list("owner_id", flat=True))
+        if user.pk in order:
+            position = order.index(user.pk)
+            me = _entry(position + 1, attempts.values(*LEADERBOARD_FIELDS)[position])
+    return {
+        "date": date,
+        "variant": variant,
+        "count": count,
+        "page": page,
+        "pages": pages,
+        "results": [_entry(start + i + 1, row) for i, row in enumerate(rows)],
+        "me": me,
+    }
+
+
+def daily_ranking(date: dt.date, variant: str) -> list[tuple[int, dict[str, Any]]]:
+    """The whole day's ranking as (player id, entry), best first: for the live boards."""
+    rows = ranked_attempts(date, variant).values(*LEADERBOARD_FIELDS)
+    return [(row["owner_id"], _entry(rank, row)) for rank, row in enumerate(rows, start=1)]
+
+
+def alltime_leaderboard(variant: str, *, page: int = 1, size: int = 50) -> dict[str, Any]:
+    """Players by ranked wins, then win rate, then best winning time (daily attempts only)."""
+    minimum = settings.LEADERBOARD_MIN_GAMES
+    won = Q(status=Game.Status.WON)
+    players = (
+        Game.objects.filter(ranked=True, excluded=False, deal__variant=variant)
+        .exclude(status=Game.Status.PLAYING)
+        .values("owner__username")
+        .annotate(
+            played=Count("pk"),
+            wins=Count("pk", filter=won),
+            best_time=Min(F("last_move_at") - F("created_at"), filter=won),
+        )
+        .filter(played__gte=minimum)
+        .annotate(
+            win_rate=ExpressionWrapper(F("wins") * 1.0 / F("played"), output_field=FloatField())
+        )
+    )
+    standing = [F("wins").desc(), F("win_rate").desc(), F("best_time").asc(nulls_last=True)]
+    # Equal records share a rank (1, 1, 3); the name only orders them on the page.
+    players = players.annotate(rank=Window(Rank(), order_by=standing)).order_by(
+        *standing, "owner__username"
+    )
+    count = players.count()
+    start, pages = page_start(count, page, size)
+    return {
+        "variant": variant,
+        "min_games": minimum,
+        "count": count,
+        "page": page,
+        "pages": pages,
+        "results": [
+            {
+                "rank": row["rank"],
+                "user": row["owner__username"],
+                "played": row["played"],
+                "wins": row["wins"],
+                "win_rate": round(row["win_rate"], 4),
+                "best_time_seconds": (
+                    None if row["best_time"] is None else round(row["best_time"].total_seconds(), 3)
+                ),
+            }
+            for row in players[start : start + size]
+        ],
+    }
+
+
+def daily_boards_entered(user: AbstractBaseUser) -> list[tuple[dt.date, str]]:
+    """The (date, game) of every daily leaderboard the player has an attempt on."""
+    boards = (
+        Game.objects.filter(owner=user, ranked=True, daily__isnull=False)
+        .values_list("daily__date", "daily__variant")
+        .distinct()
+    )
+    return list(boards)
+
+
+def daily_streaks(user: AbstractBaseUser) -> dict[str, Any]:
+    """Runs of consecutive UTC days with a won daily challenge: per game and overall. A win
+    staff excluded from the leaderboards counts for no streak either."""
+    won_days: dict[str, set[dt.date]] = defaultdict(set)
+    for variant, date in Game.objects.filter(
+        owner=user, ranked=True, daily__isnull=False, status=Game.Status.WON, excluded=False
+    ).values_list("daily__variant", "daily__date"):
+        won_days[variant].add(date)
+    overall = set().union(*won_days.values()) if won_days else set()
+    return {
+        "overall": _streaks(overall),
+        "by_variant": {slug: _streaks(won_days.get(slug, set())) for slug in VARIANTS},
+    }
+
+
+def _streaks(won: set[dt.date]) -> dict[str, int]:
+    best = run = 0
+    previous = None
+    for day in sorted(won):
+        run = run + 1 if previous and day - previous == dt.timedelta(days=1) else 1
+        best = max(best, run)
+        previous = day
+    # A streak is still alive when today's challenge is not won yet but yesterday's was.
+    current = 0
+    day = days.today()
+    if day not in won:
+        day -= dt.timedelta(days=1)
+    while day in won:
+        current += 1
+        day -= dt.timedelta(days=1)
+    return {"current": current, "best": best}

@@ -1,0 +1,130 @@
+"""Reads of a day's challenges: the day's overview and, once it has closed, its winning line."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import (
+    Count,
+)
+
+from games.daily import days
+from games.daily.leaderboards import daily_streaks, ranked_attempts
+from games.errors import GameError
+from games.models import DailyChallenge, Game
+from games.play.history import (
+    opening,
+)
+from games.rules import VARIANTS, get_variant
+
+
+def daily_overview(date: dt.date, user: AbstractBaseUser | None) -> dict[str, Any]:
+    """The day's five challenges, and the signed-in player's attempt at each."""
+    challenges = {
+        c.variant: c for c in DailyChallenge.objects.filter(date=date).select_related("deal")
+    }
+    counts = dict(
+        Game.objects.filter(daily__date=date, ranked=True, excluded=False)
+        .values_list("daily__variant")
+        .annotate(n=Count("pk"))
+    )
+    signed_in = user is not None and user.is_authenticated
+    mine = {}
+    if signed_in:
+        mine = {
+            g.daily.variant: g
+            for g in Game.objects.filter(owner=user, daily__date=date, ranked=True).select_related(
+                "daily"
+            )
+        }
+    closed, is_today = days.day_closed(date), date == days.today()
+    items = []
+    for slug, variant in VARIANTS.items():
+        challenge = challenges.get(slug)
+        attempt = mine.get(slug)
+        proven = bool(challenge and challenge.proven)
+        items.append(
+            {
+                "variant": slug,
+                "name": variant.name,
+                # The seed (and the certificate) once the day has closed; a day that had no
+                # challenge has no seed.
+                "seed": challenge.deal.seed if closed and challenge else None,
+                "attempts": counts.get(slug, 0),
+                "can_attempt": signed_in and is_today and attempt is None,
+                "your_attempt": _attempt_summary(attempt, date, slug) if attempt else None,
+                # Prepared ahead (games.daily.challenges); until then a start is refused (503).
+                "ready": challenge is not None,
+                # Coarse labels only (RULES.md, "Winnable, solutions and hints").
+                "proven_winnable": proven,
+                "difficulty": challenge.difficulty or None if challenge else None,
+                "solution_available": closed and proven,
+            }
+        )
+    return {
+        "date": date,
+        "today": days.today(),
+        "open": is_today,
+        "closes_at": days.closes_at(date),
+        "challenges": items,
+        "streaks": daily_streaks(user) if signed_in else None,
+    }
+
+
+def daily_solution(date: dt.date, variant: str, step: int | None = None) -> dict[str, Any]:
+    """How the day's deal could be won (the solver's certificate), once the day has closed:
+    the line shows every card, so before that it is ``not_yet`` for everybody. With ``step``,
+    also the board (every card) after that many of the line's moves, and what the last of
+    them set off: for the step-through replay."""
+    name = VARIANTS[variant].name
+    if not days.day_closed(date):
+        raise GameError(
+            "not_yet",
+            f"The {date} {name} challenge's solution is shown once its day has closed "
+            "(midnight UTC).",
+        )
+    challenge = (
+        DailyChallenge.objects.select_related("deal").filter(date=date, variant=variant).first()
+    )
+    if challenge is None or not challenge.proven or not challenge.solution:
+        raise GameError(
+            "no_solution",
+            f"The {date} {name} challenge has no winning line: the solver did not prove it "
+            "winnable.",
+        )
+    body: dict[str, Any] = {
+        "date": date,
+        "variant": variant,
+        "seed": challenge.deal.seed,
+        "moves": challenge.solution,
+        "length": len(challenge.solution),
+        "solver": {
+            "positions": challenge.solver.get("positions"),
+            "seconds": challenge.solver.get("seconds"),
+        },
+    }
+    if step is not None:
+        if step > len(challenge.solution):
+            raise GameError("invalid_step", f"Choose a step from 0 to {len(challenge.solution)}.")
+        rules = get_variant(variant)
+        state, events = opening(rules, challenge.deal), []
+        for move in challenge.solution[:step]:
+            state, events = rules.play(state, move)
+        body.update(step=step, state=rules.state_to_json(state), events=events)
+    return body
+
+
+def _attempt_summary(game: Game, date: dt.date, variant: str) -> dict[str, Any]:
+    rank = None
+    if not game.excluded:
+        order = list(ranked_attempts(date, variant).values_list("pk", flat=True))
+        rank = order.index(game.pk) + 1
+    return {
+        "game_id": game.pk,
+        "status": game.status,
+        "cards_home": game.cards_home,
+        "moves": game.board_moves,
+        "rank": rank,
+    }

@@ -1,0 +1,154 @@
+"""The daily challenges API: the day, attempts, replays, solutions and leaderboards."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING
+
+from drf_spectacular.utils import extend_schema
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.daily import days, leaderboards
+from games.daily import selectors as daily_selectors
+from games.daily import services as daily_services
+from games.inputs import ERRORS, known_variant, valid
+from games.play.idempotency import respond_once
+from games.serializers import (
+    DAY_MESSAGE,
+    AlltimeLeaderboardSerializer,
+    DailyLeaderboardSerializer,
+    DailyOverviewSerializer,
+    DailyQuery,
+    DailySolutionSerializer,
+    GameSerializer,
+    PageQuery,
+    ReplayQuery,
+)
+from web.errors import ApiError, ApiErrorSerializer
+
+if TYPE_CHECKING:
+    pass
+
+
+class NoSuchDayView(APIView):
+    """A daily path whose day is written YYYY-MM-DD but is not a date (2026-02-30): 404
+    ``no_such_day``, in the words ``?date=`` on /api/daily/ uses (a path that names nothing
+    is a 404 here, as an unknown game in a path is), for the methods the path takes
+    (``http_method_names``, set in ``games.urls``: POST or GET)."""
+
+    permission_classes = [AllowAny]
+    authentication_classes = []  # nothing is read or written: a session plays no part
+    schema = None  # not an endpoint of its own
+
+    def get(self, request: Request, day: str) -> Response:
+        raise ApiError("no_such_day", f"There is no day {day}. {DAY_MESSAGE}", 404)
+
+    post = get
+
+
+class DailyView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        summary="A day's five challenges and your attempt at each (today by default)",
+        operation_id="daily_retrieve",
+        parameters=[DailyQuery],
+        responses={200: DailyOverviewSerializer, 400: ApiErrorSerializer},
+    )
+    def get(self, request: Request) -> Response:
+        date = valid(DailyQuery, request.query_params).get("date") or days.today()
+        return Response(daily_selectors.daily_overview(date, request.user))
+
+
+class DailyAttemptView(APIView):
+    @extend_schema(
+        summary="Start your one ranked attempt at a challenge (on its own UTC day, no undo)",
+        operation_id="daily_attempt",
+        request=None,
+        responses={201: GameSerializer, **ERRORS},
+    )
+    def post(self, request: Request, date: dt.date, variant: str) -> Response:
+        def action() -> Response:
+            outcome = daily_services.start_daily_attempt(
+                user=request.user, date=date, variant_slug=known_variant(variant)
+            )
+            return Response(outcome.representation, status=201)
+
+        return respond_once(request, action)
+
+
+class DailyReplayView(APIView):
+    @extend_schema(
+        summary="Play a challenge's deal again as a casual game (after your attempt is over)",
+        operation_id="daily_replay",
+        request=None,
+        responses={201: GameSerializer, **ERRORS},
+    )
+    def post(self, request: Request, date: dt.date, variant: str) -> Response:
+        def action() -> Response:
+            outcome = daily_services.start_daily_replay(
+                user=request.user, date=date, variant_slug=known_variant(variant)
+            )
+            return Response(outcome.representation, status=201)
+
+        return respond_once(request, action)
+
+
+class DailySolutionView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        summary="How a closed day's deal could be won: the solver's line (404 not_yet before)",
+        operation_id="daily_solution",
+        parameters=[ReplayQuery],
+        responses={200: DailySolutionSerializer, 400: ApiErrorSerializer, 404: ApiErrorSerializer},
+    )
+    def get(self, request: Request, date: dt.date, variant: str) -> Response:
+        slug = known_variant(variant)
+        query = ReplayQuery(data=request.query_params)
+        if not query.is_valid():
+            raise ApiError("invalid_step", "Choose a step: a whole number from 0 up.")
+        step = query.validated_data.get("step")
+        return Response(daily_selectors.daily_solution(date, slug, step))
+
+
+class DailyLeaderboardView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        summary="A day's ranking for one game, with your own rank",
+        operation_id="leaderboards_daily",
+        parameters=[PageQuery],
+        responses={
+            200: DailyLeaderboardSerializer,
+            400: ApiErrorSerializer,
+            404: ApiErrorSerializer,
+        },
+    )
+    def get(self, request: Request, date: dt.date, variant: str) -> Response:
+        page = valid(PageQuery, request.query_params)["page"]
+        board = leaderboards.daily_leaderboard(
+            date, known_variant(variant), request.user, page=page
+        )
+        return Response(board)
+
+
+class AlltimeLeaderboardView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        summary="All-time ranking of one game over ranked attempts",
+        operation_id="leaderboards_alltime",
+        parameters=[PageQuery],
+        responses={
+            200: AlltimeLeaderboardSerializer,
+            400: ApiErrorSerializer,
+            404: ApiErrorSerializer,
+        },
+    )
+    def get(self, request: Request, variant: str) -> Response:
+        page = valid(PageQuery, request.query_params)["page"]
+        return Response(leaderboards.alltime_leaderboard(known_variant(variant), page=page))

@@ -1,0 +1,1 @@
+"""A player's data export."""

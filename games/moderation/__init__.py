@@ -1,0 +1,1 @@
+"""Moderation: verifying histories, fair-play flags, exclusions, the audit log, staff review."""

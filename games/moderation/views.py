@@ -1,0 +1,58 @@
+"""The staff review API."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.inputs import asked_step
+from games.moderation import review
+from games.moderation.serializers import StaffReviewSerializer
+from games.play import selectors as play_selectors
+from games.serializers import (
+    ReplayQuery,
+)
+from web.errors import ApiErrorSerializer
+
+if TYPE_CHECKING:
+    pass
+
+
+class CanReviewGames(BasePermission):
+    """Staff who may view games in the admin, as its review page asks: being staff is not
+    enough (a staff account given other permissions only sees no card here either)."""
+
+    message = (
+        "Only staff allowed to review games can open this. Ask an administrator for the "
+        "permission to view games."
+    )
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return play_selectors.may_review_games(request.user)
+
+
+class StaffGameReviewView(APIView):
+    """Any game as staff review it: hidden cards included, so staff only."""
+
+    permission_classes = [CanReviewGames]
+
+    @extend_schema(
+        summary="Staff: review a game (every card at a step, timed history, flags, verification)",
+        operation_id="staff_games_review",
+        parameters=[ReplayQuery],
+        responses={
+            200: StaffReviewSerializer,
+            400: ApiErrorSerializer,
+            403: ApiErrorSerializer,
+            404: ApiErrorSerializer,
+        },
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = review.staff_game(game_id)
+        step = asked_step(request, game)
+        return Response(review.staff_review(game, step))

@@ -1,0 +1,124 @@
+"""Hints: the next move worth making, worked out from what the player can see."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection
+
+from games.errors import GameError
+from games.models import Game
+from games.play.history import (
+    positions_seen,
+)
+from games.play.services import Outcome, game_action, lock_playing_game
+from games.rules import Move, State, Variant, get_variant
+from games.rules.hints import describe
+from games.solver.hints import HEURISTIC, LookaheadHint, lookahead_hint
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A suggested move (None: nothing to suggest) and the game it was asked of."""
+
+    game: Game
+    move: Move | None
+    message: str
+    source: str = HEURISTIC
+    lost: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "move": self.move.to_json() if self.move else None,
+            "message": self.message,
+            "source": self.source,
+            "lost": self.lost,
+            "move_number": self.game.move_number,
+            "hints": self.game.hint_count,
+        }
+
+
+@dataclass(frozen=True)
+class WorkedOut:
+    """A look-ahead hint and the version of the game it was worked out for."""
+
+    game_id: int
+    move_number: int
+    hint: LookaheadHint
+
+
+def work_out_hint(
+    *, user: AbstractBaseUser, game_id: int, expected_move_number: int | None = None
+) -> WorkedOut:
+    """The look-ahead hint for a casual game as it stands, searched with no transaction open
+    and no row locked: the game is read (and checked: the player's, in play, casual) in a short
+    transaction, and the search (``games.solver.hints``, at most ``HINT_SECONDS``) runs after
+    it ends. Nothing is counted; ``request_hint`` does that. Raises the refusals
+    ``request_hint`` gives."""
+    with game_action():
+        game = _hintable_game(user, game_id, expected_move_number)
+        variant = get_variant(game.deal.variant)
+        state = variant.state_from_json(game.state)
+        seen = _positions_seen(variant, game)
+        version = game.move_number
+    if not connection.in_atomic_block:
+        # Give the connection back (to the pool, on PostgreSQL) while the search runs.
+        connection.close()
+    hint = lookahead_hint(variant, state, seen, settings.HINT_SECONDS)
+    return WorkedOut(game.pk, version, hint)
+
+
+def request_hint(
+    *,
+    user: AbstractBaseUser,
+    game_id: int,
+    expected_move_number: int | None = None,
+    worked_out: WorkedOut | None = None,
+    search: bool = True,
+) -> Hint:
+    """Suggest a move in a casual game and count it. The board and its version do not
+    change; the player's other tabs get the game with its new count (same ``move_number``,
+    more ``counts.hints``).
+
+    The hint is ``worked_out`` (by default, ``work_out_hint`` now, before any lock is taken;
+    ``search=False``: none unless given) when it was worked out for the version the game is
+    still at; otherwise, as when the game moved meanwhile, today's hint (``Variant.hint``),
+    which needs no search: no search ever runs under the game's lock. A hint that tells
+    nothing (no move, and not a lost position) is not counted against the player."""
+    if worked_out is None and search:
+        worked_out = work_out_hint(
+            user=user, game_id=game_id, expected_move_number=expected_move_number
+        )
+    with game_action():
+        game = _hintable_game(user, game_id, expected_move_number)
+        variant = get_variant(game.deal.variant)
+        state = variant.state_from_json(game.state)
+        if (
+            worked_out is not None
+            and worked_out.game_id == game.pk
+            and worked_out.move_number == game.move_number
+        ):
+            look = worked_out.hint
+        else:
+            move = variant.hint(state, _positions_seen(variant, game))
+            look = LookaheadHint(move, describe(variant, state, move), HEURISTIC)
+        if look.move is not None or look.lost:
+            game.hint_count += 1
+            game.save(update_fields=["hint_count"])
+            Outcome(game, state, [{"type": "hinted"}]).schedule_live_update()
+        return Hint(game, look.move, look.message, look.source, look.lost)
+
+
+def _hintable_game(user: AbstractBaseUser, game_id: int, expected_move_number: int | None) -> Game:
+    game = lock_playing_game(user, game_id, expected_move_number)
+    if game.ranked:
+        raise GameError("hints_not_allowed", "Ranked games have no hints.")
+    return game
+
+
+def _positions_seen(variant: Variant, game: Game) -> set[State]:
+    entries = game.moves.order_by("number").values_list("payload", flat=True)
+    return positions_seen(variant, game.deal, entries)

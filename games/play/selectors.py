@@ -1,0 +1,233 @@
+"""Reads of a player's own games: as they may see them, their histories, replays and stats."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import (
+    QuerySet,
+)
+
+from games.daily import days
+from games.errors import GameError
+from games.models import Game, Move
+from games.play.history import (
+    line_of_play,
+)
+from games.rules import VARIANTS, State, Variant, get_variant
+
+#: The games list's status filter for every game that is over, whatever its outcome.
+FINISHED = "finished"
+
+
+def own_games(
+    user: AbstractBaseUser, *, status: str | None = None, variant: str | None = None
+) -> QuerySet[Game]:
+    """The player's games, newest first; ``status`` one of Game.Status or FINISHED."""
+    games = Game.objects.filter(owner=user).select_related("deal", "daily")
+    if status == FINISHED:
+        games = games.exclude(status=Game.Status.PLAYING)
+    elif status:
+        games = games.filter(status=status)
+    if variant:
+        games = games.filter(deal__variant=variant)
+    return games.order_by("-created_at", "-pk")
+
+
+def own_game(user: AbstractBaseUser, game_id: int) -> Game:
+    """The player's game; anyone else's is "not found", so its existence does not leak."""
+    game = Game.objects.select_related("deal", "daily").filter(pk=game_id, owner=user).first()
+    if game is None:
+        raise GameError("not_found", "There is no such game.")
+    return game
+
+
+def owns_game(user: AbstractBaseUser, game_id: int) -> bool:
+    """Whether the game is the player's (a page of anyone else's is "not found")."""
+    return Game.objects.filter(pk=game_id, owner=user).exists()
+
+
+def seed_visible(game: Game) -> bool:
+    """A seed reveals its whole deal: shown for a deal the player chose, or once the game is
+    over; a daily challenge's deal stays secret until its day has closed, for everybody."""
+    if game.daily_id is not None:
+        return days.day_closed(game.daily.date)
+    return game.seed_chosen or game.is_finished
+
+
+def json_time(value: dt.date | None) -> str | None:
+    """A date or time as the REST API's JSON renderer writes it (UTC as ``Z``)."""
+    if value is None:
+        return None
+    text = value.isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+
+def game_representation(
+    game: Game, state: State | None = None, events: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """A game as its player sees it: never a face-down card, the seed only when allowed.
+    JSON-ready (times as text): the live update sends it as it is."""
+    variant = get_variant(game.deal.variant)
+    if state is None:
+        state = variant.state_from_json(game.state)
+    body = {
+        "id": game.pk,
+        "variant": variant.slug,
+        "seed": game.deal.seed if seed_visible(game) else None,
+        "status": game.status,
+        "move_number": game.move_number,
+        "ranked": game.ranked,
+        "daily": json_time(game.daily.date) if game.daily_id else None,
+        "winnable": game.winnable,
+        "state": variant.player_view(state, reveal_seed=seed_visible(game)),
+        "legal_moves": (
+            [move.to_json() for move in variant.legal_moves(state)] if not game.is_finished else []
+        ),
+        "counts": {
+            "moves": state.move_number,
+            "undos": game.undo_count,
+            "hints": game.hint_count,
+        },
+        "can_undo": game.can_undo,
+        "created_at": json_time(game.created_at),
+        "last_move_at": json_time(game.last_move_at),
+        "finished_at": json_time(game.finished_at),
+    }
+    if events is not None:
+        body["events"] = events
+    return body
+
+
+def game_summary(game: Game) -> dict[str, Any]:
+    """A game in a list: no cards, just enough to pick it up again."""
+    return {
+        "id": game.pk,
+        "variant": game.deal.variant,
+        "seed": game.deal.seed if seed_visible(game) else None,
+        "status": game.status,
+        "move_number": game.move_number,
+        "ranked": game.ranked,
+        "daily": json_time(game.daily.date) if game.daily_id else None,
+        "winnable": game.winnable,
+        "counts": {
+            "moves": game.board_moves,
+            "undos": game.undo_count,
+            "hints": game.hint_count,
+        },
+        "created_at": game.created_at,
+        "last_move_at": game.last_move_at,
+        "finished_at": game.finished_at,
+    }
+
+
+HISTORY_FIELDS = ("number", "payload", "events", "received_at")
+
+
+def history(game: Game) -> list[dict[str, Any]]:
+    rows = game.moves.order_by("number").values_list(*HISTORY_FIELDS)
+    return [history_entry(*row) for row in rows]
+
+
+def history_entry(
+    number: int, payload: dict[str, Any], events: list[Any], received_at: dt.datetime
+) -> dict[str, Any]:
+    return {"number": number, "move": payload, "events": events, "received_at": received_at}
+
+
+def invalid_step(game: Game) -> GameError:
+    """400 ``invalid_step``: a step that is not one of the game's, whatever it was (-1, 99,
+    "abc"), named by the range to choose from."""
+    return GameError("invalid_step", f"Choose a step from 0 to {game.move_number}.")
+
+
+def replay_view(game: Game, step: int) -> dict[str, Any]:
+    """The board after ``step`` history entries; a finished game shows every card (a daily
+    deal only once its day has closed)."""
+    if not 0 <= step <= game.move_number:
+        raise invalid_step(game)
+    variant: Variant = get_variant(game.deal.variant)
+    entries = list(
+        Move.objects.filter(game=game, number__lte=step)
+        .order_by("number")
+        .values_list("payload", flat=True)
+    )
+    state = line_of_play(variant, game.deal, entries)[-1]
+    if game.is_finished and seed_visible(game):
+        view = variant.state_to_json(state)
+    else:
+        view = variant.player_view(state, reveal_seed=seed_visible(game))
+    return {"game_id": game.pk, "step": step, "move_number": game.move_number, "state": view}
+
+
+def player_stats(user: AbstractBaseUser) -> list[dict[str, Any]]:
+    """Per game: played (finished), won, win rate, best moves and time of a win, streaks."""
+    finished = (
+        Game.objects.filter(owner=user)
+        .exclude(status=Game.Status.PLAYING)
+        .order_by("finished_at", "pk")
+        # Only the fields counted: a game's state JSON is large.
+        .values_list("deal__variant", "status", "state__move_number", "created_at", "finished_at")
+    )
+    by_variant: dict[str, list[tuple[Any, ...]]] = defaultdict(list)
+    for slug, *result in finished:
+        by_variant[slug].append(result)
+    return [_variant_stats(slug, by_variant.get(slug, [])) for slug in VARIANTS]
+
+
+def _variant_stats(slug: str, results: list[list[Any]]) -> dict[str, Any]:
+    wins = [
+        (moves, finished - created)
+        for status, moves, created, finished in results
+        if status == Game.Status.WON
+    ]
+    streak = best_streak = 0
+    for status, *_ in results:
+        streak = streak + 1 if status == Game.Status.WON else 0
+        best_streak = max(best_streak, streak)
+    return {
+        "variant": slug,
+        "played": len(results),
+        "won": len(wins),
+        "win_rate": round(len(wins) / len(results), 4) if results else None,
+        "best_moves": min((moves for moves, _ in wins), default=None),
+        "best_time_seconds": min((t.total_seconds() for _, t in wins), default=None),
+        "current_streak": streak,
+        "best_streak": best_streak,
+    }
+
+
+def game_catch_up(game: Game, since: int | None, window: int) -> dict[str, Any]:
+    """What a watcher that last saw version ``since`` needs: the entries it missed and the
+    game now, or just the game (a full resync) when it is too far behind or new."""
+    body: dict[str, Any] = {"type": "sync", "game": game_representation(game)}
+    if since is not None and 0 <= since <= game.move_number and game.move_number - since <= window:
+        missed = history_since(game, since)
+        body = {"type": "catch_up", "since": since, "missed": missed, "game": body["game"]}
+    return body
+
+
+def history_since(game: Game, since: int) -> list[dict[str, Any]]:
+    return [
+        {"number": number, "move": payload, "events": events}
+        for number, payload, events in game.moves.filter(number__gt=since)
+        .order_by("number")
+        .values_list("number", "payload", "events")
+    ]
+
+
+def may_review_games(user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Staff who may view games in the admin: being staff is not enough."""
+    return bool(user.is_active and user.is_staff and user.has_perm("games.view_game"))
+
+
+def watchable_game(user: AbstractBaseUser, game_id: int) -> Game | None:
+    """A game whose changes this user may watch live: their own, or any game for staff who
+    may review games."""
+    games = Game.objects.select_related("deal", "daily").filter(pk=game_id)
+    if not may_review_games(user):
+        games = games.filter(owner=user)
+    return games.first()

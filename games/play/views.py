@@ -1,0 +1,272 @@
+"""The games API: thin views over ``games.play.services`` (writes) and
+``games.play.selectors`` (reads)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.core.paginator import EmptyPage, Paginator
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.errors import ServiceError
+from games import catalogue
+from games.daily import leaderboards
+from games.inputs import ERRORS, asked_step, body, valid, valid_action
+from games.play import hints as play_hints
+from games.play import selectors as play_selectors
+from games.play import services as play_services
+from games.play.idempotency import already_answered, respond_once
+from games.serializers import (
+    ActionInput,
+    GameFilter,
+    GamePageSerializer,
+    GameSerializer,
+    HintSerializer,
+    HistoryEntrySerializer,
+    MoveInput,
+    NewGameInput,
+    PageQuery,
+    ReplayQuery,
+    ReplaySerializer,
+    StatsSerializer,
+    VariantSerializer,
+)
+from web.errors import ApiError, ApiErrorSerializer
+
+if TYPE_CHECKING:
+    pass
+
+
+class VariantListView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        summary="The five games, with their piles",
+        operation_id="variants_list",
+        responses=VariantSerializer(many=True),
+    )
+    def get(self, request: Request) -> Response:
+        return Response(catalogue.variant_catalogue())
+
+
+class _Paginator(Paginator):
+    def validate_number(self, number: Any) -> int:
+        try:
+            return super().validate_number(number)
+        except EmptyPage:
+            if int(number) < 1:
+                raise
+            raise leaderboards.no_such_page(int(number), self.num_pages) from None
+
+
+class GamePages(PageNumberPagination):
+    """DRF's pages of 20, with the leaderboards' 404 for a page after the last one, at the
+    page number ``PageQuery`` has read (DRF would read the raw parameter again)."""
+
+    django_paginator_class = _Paginator
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+
+    def get_page_number(self, request: Request, paginator: Paginator) -> int:
+        return self.number
+
+
+class GameListView(APIView):
+    @extend_schema(
+        summary="Your games, newest first",
+        operation_id="games_list",
+        parameters=[GameFilter, PageQuery],
+        responses={200: GamePageSerializer, 400: ApiErrorSerializer, 404: ApiErrorSerializer},
+    )
+    def get(self, request: Request) -> Response:
+        filters = valid(GameFilter, request.query_params)
+        # A page past the last one is the paginator's 404.
+        paginator = GamePages(valid(PageQuery, request.query_params)["page"])
+        page = paginator.paginate_queryset(
+            play_selectors.own_games(request.user, **filters), request, view=self
+        )
+        return paginator.get_paginated_response([play_selectors.game_summary(g) for g in page])
+
+    @extend_schema(
+        summary="Start a game (a random deal unless you give a seed; a proven-winnable one "
+        "with winnable: true)",
+        operation_id="games_create",
+        request=NewGameInput,
+        responses={201: GameSerializer, **ERRORS, 503: ApiErrorSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        def action() -> Response:
+            data = valid(NewGameInput, body(request))
+            outcome = play_services.create_game(
+                user=request.user,
+                variant_slug=data["variant"],
+                seed=data.get("seed"),
+                winnable=data["winnable"],
+            )
+            return Response(
+                outcome.representation,
+                status=status.HTTP_201_CREATED,
+            )
+
+        return respond_once(request, action)
+
+
+class GameDetailView(APIView):
+    @extend_schema(
+        summary="One of your games: the board as you see it and the legal moves",
+        operation_id="games_retrieve",
+        responses={200: GameSerializer, 404: ApiErrorSerializer},
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        return Response(
+            play_selectors.game_representation(play_selectors.own_game(request.user, game_id))
+        )
+
+
+class GameMovesView(APIView):
+    @extend_schema(
+        summary="The game's whole history",
+        operation_id="games_moves_list",
+        responses={200: HistoryEntrySerializer(many=True), 404: ApiErrorSerializer},
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        return Response(play_selectors.history(play_selectors.own_game(request.user, game_id)))
+
+    @extend_schema(
+        summary="Make a move (validated by the rules engine)",
+        operation_id="games_moves_create",
+        request=MoveInput,
+        responses={201: GameSerializer, **ERRORS},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        def action() -> Response:
+            data = valid_action(MoveInput, body(request))
+            outcome = play_services.play_move(
+                user=request.user,
+                game_id=game_id,
+                move=data["move"],
+                expected_move_number=data.get("expected_move_number"),
+            )
+            return Response(
+                outcome.representation_with_events(),
+                status=status.HTTP_201_CREATED,
+            )
+
+        return respond_once(request, action)
+
+
+class GameActionView(APIView):
+    """An action with no body beyond an optional ``expected_move_number``."""
+
+    service: Any
+
+    def post(self, request: Request, game_id: int) -> Response:
+        def action() -> Response:
+            data = valid_action(ActionInput, body(request))
+            result = self.service(
+                user=request.user,
+                game_id=game_id,
+                expected_move_number=data.get("expected_move_number"),
+            )
+            return self.answer(result)
+
+        return respond_once(request, action)
+
+    def answer(self, outcome: Any) -> Response:
+        return Response(outcome.representation_with_events())
+
+
+class GameUndoView(GameActionView):
+    service = staticmethod(play_services.undo_move)
+
+    @extend_schema(
+        summary="Take back the last move (casual games), recorded in the history",
+        operation_id="games_undo",
+        request=ActionInput,
+        responses={200: GameSerializer, **ERRORS},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        return super().post(request, game_id)
+
+
+class GameResignView(GameActionView):
+    service = staticmethod(play_services.resign_game)
+
+    @extend_schema(
+        summary="Give up the game",
+        operation_id="games_resign",
+        request=ActionInput,
+        responses={200: GameSerializer, **ERRORS},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        return super().post(request, game_id)
+
+
+class GameHintView(GameActionView):
+    service = staticmethod(play_hints.request_hint)
+
+    @extend_schema(
+        summary="Suggest a move (casual games); the game counts its hints",
+        operation_id="games_hint",
+        request=ActionInput,
+        responses={200: HintSerializer, **ERRORS},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        # The search runs first, outside every transaction (respond_once holds one for an
+        # Idempotency-Key); the hint is then counted in a short one. A refusal found here is
+        # given there, in order, as for any action. A retry whose answer is already stored
+        # searches nothing.
+        worked_out = None
+        if not already_answered(request):
+            try:
+                data = valid_action(ActionInput, body(request))
+                worked_out = play_hints.work_out_hint(
+                    user=request.user,
+                    game_id=game_id,
+                    expected_move_number=data.get("expected_move_number"),
+                )
+            except (ApiError, ServiceError):
+                pass
+
+        def action() -> Response:
+            data = valid_action(ActionInput, body(request))
+            hint = play_hints.request_hint(
+                user=request.user,
+                game_id=game_id,
+                expected_move_number=data.get("expected_move_number"),
+                worked_out=worked_out,
+                search=False,
+            )
+            return Response(hint.to_json())
+
+        return respond_once(request, action)
+
+
+class GameReplayView(APIView):
+    @extend_schema(
+        summary="The board at a step of the history",
+        operation_id="games_replay",
+        parameters=[ReplayQuery],
+        responses={200: ReplaySerializer, 400: ApiErrorSerializer, 404: ApiErrorSerializer},
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = play_selectors.own_game(request.user, game_id)
+        step = asked_step(request, game)
+        return Response(play_selectors.replay_view(game, step))
+
+
+class StatsView(APIView):
+    @extend_schema(
+        summary="Your results per game",
+        operation_id="me_stats",
+        responses=StatsSerializer(many=True),
+    )
+    def get(self, request: Request) -> Response:
+        return Response(play_selectors.player_stats(request.user))

@@ -1,0 +1,138 @@
+"""Public player profiles: a player's daily results as anyone may see them."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import (
+    Count,
+    Expression,
+    Min,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+)
+from django.db.models.functions import Coalesce
+
+from games.daily.leaderboards import (
+    RANKING_ORDER,
+    RESULT_FIELDS,
+    _result,
+    _with_ranking_keys,
+    daily_streaks,
+)
+from games.models import Game
+from games.rules import VARIANTS
+
+RECENT_RESULTS = 20
+
+
+def public_player(username: str) -> AbstractBaseUser | None:
+    """The active account with exactly this username, else None (unknown or closed)."""
+    if "\x00" in username:  # PostgreSQL refuses NUL in a query: no username has one
+        return None
+    return get_user_model().objects.filter(username=username, is_active=True).first()
+
+
+def player_profile(player: AbstractBaseUser) -> dict[str, Any]:
+    """What anyone may see of a player: their public competition, the daily challenges as the
+    leaderboards count them (finished, not excluded). Nothing of casual games, no seed, no
+    game id, no board. Three queries (stats, streaks, recent results), whatever the history."""
+    return {
+        "username": player.get_username(),
+        "joined": player.date_joined.astimezone(dt.UTC).date(),
+        "daily": _public_daily_stats(player),
+        "daily_streaks": daily_streaks(player),
+        "recent": _public_recent(player),
+    }
+
+
+def _public_attempts(player: AbstractBaseUser) -> QuerySet[Game]:
+    """The player's ranked daily attempts that are over and still on the leaderboards."""
+    return Game.objects.filter(
+        owner=player, ranked=True, daily__isnull=False, excluded=False
+    ).exclude(status=Game.Status.PLAYING)
+
+
+def _public_daily_stats(player: AbstractBaseUser) -> list[dict[str, Any]]:
+    won = Q(status=Game.Status.WON)
+    rows = {
+        row["daily__variant"]: row
+        for row in _with_ranking_keys(_public_attempts(player))
+        .order_by()
+        .values("daily__variant")
+        .annotate(
+            played=Count("pk"),
+            wins=Count("pk", filter=won),
+            best_moves=Min("board_moves", filter=won),
+            # The day's leaderboard's time (start to last move), as its entries show it.
+            best_time=Min("duration", filter=won),
+        )
+    }
+    stats = []
+    for slug, variant in VARIANTS.items():
+        row = rows.get(slug, {"played": 0, "wins": 0, "best_moves": None, "best_time": None})
+        stats.append(
+            {
+                "variant": slug,
+                "name": variant.name,
+                "played": row["played"],
+                "won": row["wins"],
+                "win_rate": round(row["wins"] / row["played"], 4) if row["played"] else None,
+                "best_moves": row["best_moves"],
+                "best_time_seconds": (
+                    None if row["best_time"] is None else round(row["best_time"].total_seconds(), 3)
+                ),
+            }
+        )
+    return stats
+
+
+def _ahead_of_outer_attempt() -> Q:
+    """An attempt sorted before the outer query's attempt by RANKING_ORDER: better at the
+    first key, or equal there and ahead at the next one, and so on."""
+    ahead = Q()
+    for key in reversed(RANKING_ORDER):
+        name = key.lstrip("-")
+        better = Q(**{f"{name}__{'gt' if key.startswith('-') else 'lt'}": OuterRef(name)})
+        ahead = better | (Q(**{name: OuterRef(name)}) & ahead) if ahead else better
+    return ahead
+
+
+def _rank_on_its_board() -> Expression:
+    """An attempt's place on its day's leaderboard: one more than the attempts there that
+    RANKING_ORDER sorts before it (a count per row, on the board's index)."""
+    board = Game.objects.filter(daily=OuterRef("daily"), ranked=True, excluded=False)
+    ahead = (
+        _with_ranking_keys(board)
+        .filter(_ahead_of_outer_attempt())
+        .order_by()
+        .values("daily")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(ahead), 0) + 1
+
+
+def _public_recent(player: AbstractBaseUser) -> list[dict[str, Any]]:
+    """The last results, newest day first, each with its rank on the day's leaderboard."""
+    rows = (
+        _with_ranking_keys(_public_attempts(player))
+        .annotate(rank=_rank_on_its_board())
+        .order_by("-daily__date", "-reached", "-pk")
+        .values("daily__date", "daily__variant", "rank", *RESULT_FIELDS)[:RECENT_RESULTS]
+    )
+    return [
+        {
+            "date": row["daily__date"],
+            "variant": row["daily__variant"],
+            "name": VARIANTS[row["daily__variant"]].name,
+            "rank": row["rank"],
+            **_result(row),
+        }
+        for row in rows
+    ]

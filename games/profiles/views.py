@@ -1,0 +1,35 @@
+"""Public player profiles."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from drf_spectacular.utils import extend_schema
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.profiles import selectors as profiles
+from games.serializers import (
+    PlayerProfileSerializer,
+)
+from web.errors import ApiError, ApiErrorSerializer
+
+if TYPE_CHECKING:
+    pass
+
+
+class PlayerProfileView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        summary="A player's public profile: daily challenge results, streaks, recent results",
+        operation_id="players_retrieve",
+        responses={200: PlayerProfileSerializer, 404: ApiErrorSerializer},
+    )
+    def get(self, request: Request, username: str) -> Response:
+        player = profiles.public_player(username)
+        if player is None:
+            raise ApiError("not_found", "There is no such player.", 404)
+        return Response(profiles.player_profile(player))
