@@ -24,6 +24,7 @@ from accounts.websocket import TokenAuthMiddleware  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from games.daily.day_closer import StartWithServer  # noqa: E402
 from games.play import winnable_pool  # noqa: E402
+from web.db_outage import WebsocketGuard  # noqa: E402
 from web.origins import SameOriginValidator  # noqa: E402
 
 if settings.DEBUG:
@@ -33,8 +34,10 @@ if settings.DEBUG:
 router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": SameOriginValidator(
-            AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+        "websocket": WebsocketGuard(
+            SameOriginValidator(
+                AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+            )
         ),
     }
 )

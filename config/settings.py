@@ -95,6 +95,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a request whose database connection was lost runs again, or gets a 503.
+    "web.db_outage.RetryOnLostConnection",
     "django.middleware.security.SecurityMiddleware",
     "web.security.ContentSecurityPolicyMiddleware",
     # Serves collected static files when DEBUG is off (production runs no separate file server).

@@ -40,6 +40,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from accounts.errors import ServiceError
+from web import db_outage
 
 logger = logging.getLogger(__name__)
 
@@ -124,6 +125,11 @@ REDIS_UNREACHABLE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutE
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if db_outage.note_lost(exc):
+        # The database connection was lost (web.db_outage: run again, or this 503).
+        response = Response(db_outage.unavailable_body(), status=503)
+        response["Retry-After"] = str(db_outage.RETRY_AFTER_SECONDS)
+        return response
     if isinstance(exc, REDIS_UNREACHABLE):
         # A count that cannot be kept (failed sign-ins, sign-ups) refuses rather than lets
         # everything through; moves and pages that need no count go on working.
@@ -253,6 +259,8 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
+    if db_outage.note_lost(error := db_outage.current_error()):
+        return db_outage.unavailable(request, error)  # 503, not 500 (web.db_outage)
     if request.path.startswith("/api/"):
         message = "Something went wrong on our side."
         return JsonResponse(error_body("server_error", message), status=500)
