@@ -64,9 +64,9 @@ const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * Idempotency-Key and is retried with the same key when the network fails, so the server acts
  * once however many times it arrives. `account` names the account the request is meant for
  * instead of the page's (the header's "Sign out" of the account the browser was signed in as
- * since: refused in turn if that has changed again).
+ * since: refused in turn if that has changed again). A 503 is retried like a network failure.
  */
-export async function api(method, path, body, { idempotent = false, account = PAGE_ACCOUNT } = {}) {
+export async function api(method, path, body, { idempotent = false, account = PAGE_ACCOUNT, onRetry = null } = {}) {
   method = method.toUpperCase();
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -82,16 +82,26 @@ export async function api(method, path, body, { idempotent = false, account = PA
     body: body === undefined ? undefined : JSON.stringify(body),
   };
 
+  // Sent again, with the same key, after a network failure (twice, soon) or a 503 (the
+  // server's database out of reach for a moment: a restart, a failover; for about 10 s, as
+  // its Retry-After asks but never more than 5 s apart). `onRetry()` is called before each
+  // new try (the play page says "Reconnecting…").
+  const retries = idempotent || SAFE.has(method);
   let response;
-  for (let attempt = 0; ; attempt += 1) {
+  for (let attempt = 0, unavailable = 0; ; attempt += 1) {
     try {
       response = await fetch(path, init);
-      break;
     } catch {
-      if (!idempotent && !SAFE.has(method)) throw new ApiError(0, "network_error", NETWORK_MESSAGE);
-      if (attempt >= 2) throw new ApiError(0, "network_error", NETWORK_MESSAGE);
-      await pause(400 * 2 ** attempt);
+      if (!retries || attempt - unavailable >= 2) throw new ApiError(0, "network_error", NETWORK_MESSAGE);
+      onRetry?.();
+      await pause(400 * 2 ** (attempt - unavailable));
+      continue;
     }
+    if (response.status !== 503 || !retries || unavailable >= 8) break; // a 503 beyond: its message
+    unavailable += 1;
+    const asked = Number(response.headers.get("Retry-After")) * 1000;
+    onRetry?.();
+    await pause(Math.min(asked > 0 ? asked : 1000, 5000));
   }
 
   const text = await response.text();

@@ -479,7 +479,7 @@ function act(path, body, refusal = notOver, { quiet = false, summary = null } = 
     const fields = typeof body === "function" ? body(game) : body;
     if (!fields) return null;
     try {
-      const next = await api("POST", path, { ...fields, expected_move_number: game.move_number }, { idempotent: true });
+      const next = await api("POST", path, { ...fields, expected_move_number: game.move_number }, retrying).finally(reconnected);
       if (!quiet) say("", "info");
       show(next);
       if (quiet) return true;
@@ -536,7 +536,7 @@ function askHint() {
     if (why) return sayOnly(why, "info", "action");
     try {
       const path = `/api/games/${gameId}/hint/`;
-      const answer = await api("POST", path, { expected_move_number: game.move_number }, { idempotent: true });
+      const answer = await api("POST", path, { expected_move_number: game.move_number }, retrying).finally(reconnected);
       if (answer.move_number !== game.move_number) return;
       game.counts.hints = answer.hints;
       showControls();
@@ -735,7 +735,22 @@ window.addEventListener("resize", () => {
 function live(state, text) {
   $("live").dataset.state = state;
   $("live").textContent = text;
+  liveSaid = null;
 }
+
+// An action sent again while the server is out of reach for a moment (api.js onRetry) says
+// "Reconnecting…" on the live indicator, and nothing more; what the indicator said before
+// comes back once the action is answered, unless the socket has said something since.
+let liveSaid = null;
+function reconnecting() {
+  const before = liveSaid ?? { state: $("live").dataset.state, text: $("live").textContent };
+  live("closed", "Reconnecting…");
+  liveSaid = before;
+}
+function reconnected() {
+  if (liveSaid) live(liveSaid.state, liveSaid.text);
+}
+const retrying = { idempotent: true, onRetry: reconnecting };
 
 /** Wait `ms`, or until the browser says it is online again. */
 function retryAfter(ms) {
