@@ -507,7 +507,7 @@ def test_the_days_challenges_for_an_anonymous_visitor(clock: DailyClock) -> None
             "attempts": 0,
             "can_attempt": False,
             "your_attempt": None,
-            "ready": False,  # nothing prepared the day here (tests/games/test_dailies.py)
+            "ready": False,  # nothing prepared the day here (tests/games/daily/test_challenges.py)
             "proven_winnable": False,
             "difficulty": None,
             "solution_available": False,

@@ -20,10 +20,7 @@ from games.rules.cards import card_name, parse_card
 from games.solver import Budget, solve
 from games.solver import hints as lookahead
 from games.solver.hints import lookahead_hint
-from tests.rules.helpers import disguised
-from tests.solver.helpers import lost_castle, played
-
-from .helpers import (
+from tests.games.helpers import (
     SLUGS,
     anonymous_client,
     assert_error,
@@ -36,6 +33,8 @@ from .helpers import (
     play,
     unchanged,
 )
+from tests.rules.helpers import disguised
+from tests.solver.helpers import lost_castle, played
 
 pytestmark = pytest.mark.django_db
 

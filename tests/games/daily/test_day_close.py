@@ -269,7 +269,8 @@ def test_the_closer_thread_closes_past_days_as_it_starts(
     # Wait for the thread's pass rather than poll the database meanwhile: SQLite's shared
     # in-memory test database refuses a read during another thread's write ("table is locked").
     monkeypatch.setattr(day_closer, "close_days_once", watched_pass)
-    # Preparing the coming days' challenges is the thread's next step (tests/games/test_dailies.py).
+    # Preparing the coming days' challenges is the thread's next step
+    # (tests/games/daily/test_challenges.py).
     monkeypatch.setattr(day_closer, "prepare_days_once", lambda: 0)
     stop = threading.Event()
     thread = threading.Thread(target=day_closer.run, args=(stop,), daemon=True)
