@@ -1,27 +1,37 @@
-"""The games on offer, as ``GET /api/variants/`` and the pages describe them."""
+"""The games on offer, as ``GET /api/variants/`` and the pages' menus list them.
+
+Everything here comes from each game's module in ``games.rules``: its name and piles, and the
+table the pages draw (``games.rules.table.describe``).
+"""
 
 from __future__ import annotations
 
+import copy
+from functools import cache
 from typing import Any
 
 from games.rules import VARIANTS
+from games.rules.table import describe
 
 
-def variant_catalogue() -> list[dict[str, Any]]:
-    """Each game: slug, name, description and its piles, in the engine's order."""
-    return [
+@cache
+def _catalogue() -> tuple[dict[str, Any], ...]:
+    return tuple(
         {
             "slug": variant.slug,
             "name": variant.name,
             "description": variant.description,
             "decks": variant.decks,
-            "piles": [
-                {"id": pile_id, "kind": kind}
-                for pile_id, kind in zip(variant.pile_ids, variant.kinds, strict=True)
-            ],
+            **describe(variant),
         }
         for variant in VARIANTS.values()
-    ]
+    )
+
+
+def variant_catalogue() -> list[dict[str, Any]]:
+    """Each game: slug, name, description, its piles in the engine's order (each with its
+    names and what the opening deal puts on it) and the table they are set out on."""
+    return copy.deepcopy(list(_catalogue()))
 
 
 def variant_names() -> dict[str, str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .building import ALTERNATE_COLOURS, Build
 from .cards import CODE, RANK
 from .state import EMPTY, Event, Pile
+from .table import Gap, Row, Slot, Table, numbered, slots
 from .variant import Variant
 
 RESERVE = 10
@@ -23,8 +24,18 @@ class BlondesAndBrunettes(Variant):
         "stock",
         "waste",
         "reserve",
-        *(f"foundation:{i}" for i in range(8)),
-        *(f"tableau:{i}" for i in range(PILES)),
+        *numbered("foundation", 8),
+        *numbered("tableau", PILES),
+    )
+    table = Table(
+        units=9.8,
+        tall=7.8,
+        rows=(
+            # The reserve fans ten cards: room for every corner even with several 10s among them.
+            Row((Slot("stock"), Slot("waste"), Gap(0.5), Slot("reserve", span=6.5))),
+            Row(slots(numbered("foundation", 8)), justify="center"),
+            Row(slots(numbered("tableau", PILES)), tableau=True),
+        ),
     )
     routes = frozenset(
         {

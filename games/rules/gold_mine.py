@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .building import ALTERNATE_COLOURS, SAME_SUIT, Build
 from .state import EMPTY, Pile
+from .table import Row, Slot, Table, numbered, slots
 from .variant import Variant
 
 
@@ -14,11 +15,17 @@ class GoldMine(Variant):
         "One deck, all of it in the stock. Deal three at a time in a single pass, build seven "
         "empty piles down in alternating colours, and build the foundations up by suit from Ace."
     )
-    pile_ids = (
-        "stock",
-        "waste",
-        *(f"foundation:{i}" for i in range(4)),
-        *(f"tableau:{i}" for i in range(7)),
+    pile_ids = ("stock", "waste", *numbered("foundation", 4), *numbered("tableau", 7))
+    table = Table(
+        units=7.93,
+        tall=5.6,
+        rows=(
+            # The waste fans three cards: wide enough to show two 10s' corners side by side.
+            Row(
+                (Slot("stock"), Slot("waste", span=2.3, show=3), *slots(numbered("foundation", 4)))
+            ),
+            Row(slots(numbered("tableau", 7)), tableau=True, justify="space-between"),
+        ),
     )
     routes = frozenset(
         {

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .building import ANY_SUIT, SAME_SUIT, Build
 from .cards import QUEEN, RANK, new_deck, parse_card
 from .state import Pile
+from .table import Clock, Row, Table, numbered, slots
 from .variant import Variant
 
 #: The starting card of each foundation, from 12 o'clock (foundation:0) clockwise.
@@ -14,6 +15,8 @@ CLOCK_FACE = tuple(
 )
 #: The rank that completes each foundation: its hour (Queen is 12, Ace 1, Jack 11).
 HOUR_RANK = (QUEEN, *range(1, 12))
+#: The hour each foundation stands at, as the dial writes it: "12", "1", …, "11".
+HOURS = tuple(str(i or 12) for i in range(12))
 PILES = 8
 
 
@@ -24,7 +27,17 @@ class GrandfathersClock(Variant):
         "Twelve foundations set out as a clock face, each built up in suit until its top card "
         "shows its hour; eight face-up piles build down regardless of suit."
     )
-    pile_ids = (*(f"foundation:{i}" for i in range(12)), *(f"tableau:{i}" for i in range(PILES)))
+    pile_ids = (*numbered("foundation", 12), *numbered("tableau", PILES))
+    # The clock beside the tableau on a wide board, above it on a narrow one, where a
+    # phone-width board draws it as a compact frame rather than an ellipse (site.css).
+    table = Table(
+        units=8.7,
+        tall=11.6,
+        rows=(
+            Clock(numbered("foundation", 12), beside_units=15.6, beside_tall=7.3, frame_tall=8.8),
+            Row(slots(numbered("tableau", PILES)), tableau=True),
+        ),
+    )
     routes = frozenset({("tableau", "tableau"), ("tableau", "foundation")})
     tableau = Build(-1, ANY_SUIT, wrap=True)
     foundation = Build(+1, SAME_SUIT, wrap=True)
@@ -43,5 +56,11 @@ class GrandfathersClock(Variant):
 
     def pile_name(self, i: int) -> str:
         if self.kinds[i] == "foundation":
-            return f"the {i or 12} o'clock foundation"
+            return f"the {HOURS[i]} o'clock foundation"
         return super().pile_name(i)
+
+    def pile_label(self, i: int) -> str | None:
+        return HOURS[i] if self.kinds[i] == "foundation" else None
+
+    def complete_rank(self, i: int) -> int | None:
+        return HOUR_RANK[i] if self.kinds[i] == "foundation" else None

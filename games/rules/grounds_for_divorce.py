@@ -5,6 +5,7 @@ from __future__ import annotations
 from .building import ANY_SUIT, SAME_SUIT, Build
 from .cards import ACE, RANK, SUIT, SUIT_CHARS
 from .state import EMPTY, Event, Pile, State
+from .table import Gap, Row, Slot, Table, numbered, slots
 from .variant import Variant
 
 PILES = 10
@@ -19,7 +20,15 @@ class GroundsForDivorce(Variant):
         "and clear every card by completing runs from King to Ace in one suit."
     )
     decks = 2
-    pile_ids = ("stock", "discard", *(f"tableau:{i}" for i in range(PILES)))
+    pile_ids = ("stock", "discard", *numbered("tableau", PILES))
+    table = Table(
+        units=10.9,
+        tall=5.8,
+        rows=(
+            Row((Slot("discard", span=8), Gap(1), Slot("stock"))),
+            Row(slots(numbered("tableau", PILES)), tableau=True),
+        ),
+    )
     routes = frozenset({("tableau", "tableau")})
     tableau = Build(-1, ANY_SUIT)
     group = Build(-1, SAME_SUIT)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .building import ANY_SUIT, SAME_SUIT, Build
 from .state import EMPTY, Pile
+from .table import Row, Table, numbered, slots
 from .variant import Variant
 
 PILES = 8
@@ -16,7 +17,15 @@ class SelectiveCastle(Variant):
         "One deck, all face up on eight piles. The first card you play to a foundation sets the "
         "base rank; foundations build up in suit around the corner, the tableau down in any suit."
     )
-    pile_ids = (*(f"foundation:{i}" for i in range(4)), *(f"tableau:{i}" for i in range(PILES)))
+    pile_ids = (*numbered("foundation", 4), *numbered("tableau", PILES))
+    table = Table(
+        units=8.7,
+        tall=6.2,
+        rows=(
+            Row(slots(numbered("foundation", 4)), justify="center"),
+            Row(slots(numbered("tableau", PILES)), tableau=True),
+        ),
+    )
     routes = frozenset({("tableau", "tableau"), ("tableau", "foundation")})
     tableau = Build(-1, ANY_SUIT, wrap=True)
     foundation = Build(+1, SAME_SUIT, wrap=True)

@@ -19,6 +19,7 @@ from .cards import CODE, RANK, RANK_NAMES, card_name, new_deck, rank_char
 from .errors import IllegalMove
 from .shuffle import DEAL_VERSION, shuffled
 from .state import DEAL, Event, Move, Pile, State
+from .table import Table
 
 ANY_RANK = 0  # what an empty pile that takes any card "wants"
 
@@ -45,6 +46,8 @@ class Variant:
     #: Cards the stock action moves to the waste (games whose stock feeds a waste).
     deal_count: ClassVar[int] = 0
     deal_version: ClassVar[int] = DEAL_VERSION
+    #: How the pages and the admin set the piles out (see ``table``).
+    table: ClassVar[Table]
 
     def __init__(self) -> None:
         ids = self.pile_ids
@@ -339,6 +342,19 @@ class Variant:
                 else f"{kind} {int(number) + 1}"
             )
         return f"the {kind}"
+
+    def pile_title(self, i: int) -> str:
+        """Pile ``i`` as a heading or a label names it: "Tableau pile 4", "Stock"."""
+        name = self.pile_name(i).removeprefix("the ")
+        return name[:1].upper() + name[1:]
+
+    def pile_label(self, i: int) -> str | None:
+        """What the table writes beside pile ``i`` (Grandfather's Clock: its hour), or None."""
+        return None
+
+    def complete_rank(self, i: int) -> int | None:
+        """The rank whose card on top completes foundation ``i``; None: 13 cards complete it."""
+        return None
 
     def _explain(self, code: str, state: State, s: int, t: int, count: int) -> str:
         """The message for a refused card move. Names only face-up cards, in words."""

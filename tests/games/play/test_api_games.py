@@ -64,6 +64,38 @@ def test_variants_are_public_and_list_the_five_games() -> None:
         assert entry["name"] and entry["decks"] in (1, 2)
 
 
+def test_variants_describe_each_games_table_as_its_module_does() -> None:
+    """The pages draw every table from /api/variants/: rows of piles, names, opening counts."""
+    from rest_framework.test import APIClient
+
+    from games.rules.table import describe
+
+    catalogue = APIClient().get("/api/variants/").json()
+    for entry in catalogue:
+        variant = get_variant(entry["slug"])
+        assert {key: entry[key] for key in describe(variant)} == describe(variant)
+        placed = [
+            slot["pile"]
+            for row in entry["table"]["rows"]
+            for slot in row["slots"]
+            if "pile" in slot
+        ]
+        assert sorted(placed) == sorted(variant.pile_ids) and len(placed) == len(set(placed))
+        state = variant.deal(12345)
+        for pile, dealt in zip(entry["piles"], state.piles, strict=True):
+            assert pile["opening"] == {"cards": len(dealt.cards), "face_down": dealt.face_down}
+    clock = next(entry for entry in catalogue if entry["slug"] == "grandfathers-clock")
+    assert clock["piles"][0]["title"] == "12 o'clock foundation"
+    assert clock["piles"][0]["complete_rank"] == "Q" and clock["piles"][0]["label"] == "12"
+    assert clock["table"]["rows"][0]["clock"] is True
+    castle = next(entry for entry in catalogue if entry["slug"] == "selective-castle")
+    assert castle["chooses_base_rank_on_first_foundation_move"] is True
+    gold = next(entry for entry in catalogue if entry["slug"] == "gold-mine")
+    assert gold["foundation_start_rank"] == "A"
+    waste = gold["table"]["rows"][0]["slots"][1]
+    assert waste == {"pile": "waste", "span": 2.3, "show": 3}
+
+
 # -- creating games ---------------------------------------------------------------------------
 
 
