@@ -59,7 +59,7 @@ function newKey() {
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * api("POST", "/api/games/", {variant: "gold-mine"}, {idempotent: true}) → the parsed JSON
+ * api("POST", "/api/games/", {variant: slug}, {idempotent: true}) → the parsed JSON
  * (null for an empty answer). Throws ApiError. An idempotent request carries an
  * Idempotency-Key and is retried with the same key when the network fails, so the server acts
  * once however many times it arrives. `account` names the account the request is meant for

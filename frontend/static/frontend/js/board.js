@@ -1,4 +1,4 @@
-// Draws a game's piles as a solitaire table, laid out per game (`layouts`). It only draws:
+// Draws a game's piles as a solitaire table, laid out as /api/variants/ says. It only draws:
 // what may move where is the server's business (legal_moves), and input.js handles the pointer
 // and the keyboard. Sizes are CSS variables (site.css: --cw card width, --ch card height)
 // computed from the board's width and the window's height; fanned piles are spaced here, in
@@ -7,74 +7,19 @@
 
 import { cardElement, cardName, rankLabel, rankName } from "./cards.js";
 
-// Grandfather's Clock: foundation:N stands at hour N (0 → 12 o'clock), and is complete when its
-// top card shows that hour (Queen = 12, Ace = 1, Jack = 11). Drawn only, never enforced here.
-export const HOURS = ["12", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"];
-const HOUR_RANKS = ["Q", "A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J"];
-
 const range = (n, make) => Array.from({ length: n }, (_, i) => make(i));
-const tableau = (n) => range(n, (i) => ({ pile: `tableau:${i}` }));
-const foundations = (n) => range(n, (i) => ({ pile: `foundation:${i}` }));
 
-/**
- * Each game's table: rows of slots, left to right. A slot is a pile ({pile, span?: card
- * widths}) or a spacer ({gap: card widths}); a clock row holds its foundations in a circle.
- * `units` is the table's width in card widths (columns × 1.1 − 0.1, the gap being 0.1 card),
- * `tall` its height to keep in view (cards shrink to fit a short window). Grandfather's Clock
- * puts the clock beside the tableau on a wide board and above it on a narrow one, where a
- * phone-width board (under 560 px) draws it as a compact frame rather than an ellipse (site.css).
+/*
+ * Each game's table comes from /api/variants/ (its module in games/rules/ sets it out): rows
+ * of slots, left to right. A slot is a pile ({pile, span: card widths, show: top cards a waste
+ * fans}) or a spacer ({gap: card widths}); a clock row holds its foundations in a circle, 12
+ * o'clock first. `units` is the table's width in card widths (columns × 1.1 − 0.1, the gap
+ * being 0.1 card), `tall` its height to keep in view (cards shrink to fit a short window). A
+ * table with a clock puts it beside the tableau on a wide board and above it on a narrow one,
+ * where a phone-width board (under 560 px) draws it as a compact frame rather than an ellipse
+ * (site.css). Each pile of the variant carries its names, its label (a clock's hour), when a
+ * foundation is complete and what the opening deal puts on it.
  */
-export const layouts = {
-  "gold-mine": {
-    units: 7.93,
-    tall: 5.6,
-    rows: [
-      // The waste fans three cards: wide enough to show two 10s' corners side by side.
-      { slots: [{ pile: "stock" }, { pile: "waste", span: 2.3, show: 3 }, ...foundations(4)] },
-      { slots: tableau(7), tableau: true, justify: "space-between" },
-    ],
-    hint: () => "A",
-    opening: (id) => (id === "stock" ? [1, 0] : [0, 0]),
-  },
-  "grounds-for-divorce": {
-    units: 10.9,
-    tall: 5.8,
-    rows: [
-      { slots: [{ pile: "discard", span: 8 }, { gap: 1 }, { pile: "stock" }] },
-      { slots: tableau(10), tableau: true },
-    ],
-    opening: (id) => (id === "stock" ? [1, 0] : id.startsWith("tableau") ? [4, 1] : [0, 0]),
-  },
-  "selective-castle": {
-    units: 8.7,
-    tall: 6.2,
-    rows: [
-      { slots: foundations(4), justify: "center" },
-      { slots: tableau(8), tableau: true },
-    ],
-    hint: (state) => state.base_rank || "",
-    opening: (id) => (id.startsWith("tableau") ? [0, Number(id.split(":")[1]) < 4 ? 7 : 6] : [0, 0]),
-  },
-  "grandfathers-clock": {
-    units: 8.7,
-    tall: 11.6,
-    rows: [{ clock: foundations(12) }, { slots: tableau(8), tableau: true }],
-    opening: (id) => (id.startsWith("tableau") ? [0, 5] : [0, 1]),
-  },
-  "blondes-and-brunettes": {
-    units: 9.8,
-    tall: 7.8,
-    rows: [
-      // The reserve fans ten cards: room for every corner even with several 10s among them.
-      { slots: [{ pile: "stock" }, { pile: "waste" }, { gap: 0.5 }, { pile: "reserve", span: 6.5 }] },
-      { slots: foundations(8), justify: "center" },
-      { slots: tableau(9), tableau: true },
-    ],
-    hint: (state) => state.base_rank || "",
-    opening: (id) =>
-      id === "stock" ? [1, 0] : id === "reserve" ? [0, 10] : id === "foundation:0" || id.startsWith("tableau") ? [0, 1] : [0, 0],
-  },
-};
 
 // The clock's ellipse, in card widths: wide enough that neighbouring hours never overlap.
 const CLOCK = { rx: 2.9, ry: 2.85, inner: 1.55 };
@@ -99,43 +44,48 @@ function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
+const pilesOf = new WeakMap(); // variant → Map of its piles by id
+
+/** The variant's entry for pile `id` ({id, kind, title, name, label, complete_rank, opening}). */
+function pileOf(variant, id) {
+  if (!variant?.piles) return undefined;
+  if (!pilesOf.has(variant)) pilesOf.set(variant, new Map(variant.piles.map((p) => [p.id, p])));
+  return pilesOf.get(variant).get(id);
+}
+
 /** "tableau:3" → "Tableau pile 4"; Grandfather's Clock's "foundation:0" → "12 o'clock foundation". */
-export function pileTitle(id, slug) {
-  const [kind, index] = id.split(":");
-  const n = Number(index);
-  switch (kind) {
-    case "tableau":
-      return `Tableau pile ${n + 1}`;
-    case "foundation":
-      return slug === "grandfathers-clock" ? `${HOURS[n]} o'clock foundation` : `Foundation ${n + 1}`;
-    default:
-      return kind.charAt(0).toUpperCase() + kind.slice(1);
-  }
+export function pileTitle(id, variant) {
+  return pileOf(variant, id)?.title ?? id;
 }
 
 /** The pile as the middle of a sentence names it, as the engine's messages do: "tableau pile 4",
  * "foundation 2", "the 12 o'clock foundation", "the waste", "the reserve". */
-export function pileInSentence(id, slug) {
-  const title = pileTitle(id, slug);
-  const numbered = kindOf(id) === "tableau" || (kindOf(id) === "foundation" && slug !== "grandfathers-clock");
-  const lower = `${title.charAt(0).toLowerCase()}${title.slice(1)}`;
-  return numbered ? lower : `the ${lower}`;
+export function pileInSentence(id, variant) {
+  return pileOf(variant, id)?.name ?? id;
 }
 
-function isComplete(id, cards, slug) {
+/** A foundation is complete at 13 cards, or when its top card has the rank the game says
+ * (Grandfather's Clock: its hour's). */
+function isComplete(id, cards, variant) {
   if (kindOf(id) !== "foundation" || !cards.length) return false;
-  if (slug === "grandfathers-clock") return cards.at(-1)?.[0] === HOUR_RANKS[Number(id.split(":")[1])];
-  return cards.length === 13;
+  const rank = pileOf(variant, id)?.complete_rank;
+  return rank ? cards.at(-1)?.[0] === rank : cards.length === 13;
+}
+
+/** The rank code an empty foundation takes to start ("A"; the base rank once set), or "". */
+function startRankOf(variant, state) {
+  if (variant?.foundation_start_rank) return variant.foundation_start_rank;
+  return variant?.foundation_start === "base_rank" ? state.base_rank || "" : "";
 }
 
 /** The pile's aria-label: "Tableau pile 4, 5 cards, 4 face down", "Stock, 24 cards",
  * "Foundation 2, empty", "12 o'clock foundation, 4 cards, complete", "Discard, 26 cards, 2 runs". */
-export function pileLabel(id, pile, slug) {
+export function pileLabel(id, pile, variant) {
   const count = pile.cards.length;
-  const parts = [pileTitle(id, slug), count ? plural(count, "card") : "empty"];
+  const parts = [pileTitle(id, variant), count ? plural(count, "card") : "empty"];
   if (pile.face_down && kindOf(id) !== "stock") parts.push(`${pile.face_down} face down`);
   if (kindOf(id) === "discard" && count) parts.push(plural(Math.floor(count / 13), "run"));
-  if (isComplete(id, pile.cards, slug)) parts.push("complete");
+  if (isComplete(id, pile.cards, variant)) parts.push("complete");
   return parts.join(", ");
 }
 
@@ -159,7 +109,7 @@ function drawCard(code, faceDown, reveal) {
   return card;
 }
 
-function drawPile(slot, pile, state, layout, slug, reveal) {
+function drawPile(slot, pile, state, variant, reveal) {
   const id = slot.pile;
   const kind = kindOf(id);
   const cards = pile.cards;
@@ -169,9 +119,10 @@ function drawPile(slot, pile, state, layout, slug, reveal) {
     "data-kind": kind,
     "data-count": count,
     "data-face-down": pile.face_down || 0,
+    "data-name": pileInSentence(id, variant), // as a sentence names it: "the waste"
     tabindex: "0",
     role: "group",
-    "aria-label": pileLabel(id, pile, slug),
+    "aria-label": pileLabel(id, pile, variant),
   });
   slotSize(node, slot.span);
   if (!count) node.classList.add("empty");
@@ -187,7 +138,7 @@ function drawPile(slot, pile, state, layout, slug, reveal) {
     node.append(badge);
   } else if (kind === "foundation") {
     if (count) drawn = [drawCard(cards.at(-1), false, reveal)];
-    if (isComplete(id, cards, slug)) {
+    if (isComplete(id, cards, variant)) {
       node.classList.add("complete");
       const mark = div("done-mark", { "aria-hidden": "true" });
       mark.textContent = "\u2713";
@@ -226,8 +177,8 @@ function drawPile(slot, pile, state, layout, slug, reveal) {
   // `startRank` is a rank code ("A", "T"): the outline shows its face label, a screen reader
   // hears it in words.
   let startRank = "";
-  if (kind === "foundation" && !count && layout.hint) {
-    startRank = layout.hint(state);
+  if (kind === "foundation" && !count) {
+    startRank = startRankOf(variant, state);
     if (startRank) node.dataset.hint = rankLabel(startRank);
   }
   const top = faceUp.at(-1);
@@ -265,7 +216,7 @@ function place(node, [x, y, ringX, ringY]) {
   for (const [name, value] of Object.entries(values)) node.style.setProperty(name, value.toFixed(3));
 }
 
-function drawClock(slots, draw) {
+function drawClock(slots, draw, variant) {
   const clock = div("clock");
   const face = div("clock-face", { "aria-hidden": "true" });
   clock.append(face);
@@ -276,14 +227,14 @@ function drawClock(slots, draw) {
     clock.append(pile);
     // The dial's numeral, by its foundation: the hour the foundation builds to.
     const mark = div("hour-mark");
-    mark.textContent = HOURS[i];
+    mark.textContent = pileOf(variant, slot.pile)?.label ?? "";
     place(mark, at.mark);
     face.append(mark);
   });
   const done = clock.querySelectorAll(".pile.complete").length;
   if (done) {
     const centre = div("clock-centre");
-    centre.textContent = `${done}/12`;
+    centre.textContent = `${done}/${slots.length}`;
     face.append(centre);
   }
   return clock;
@@ -293,23 +244,29 @@ function variantPiles(variant, state) {
   return variant?.piles?.map((p) => p.id) ?? Object.keys(state.piles);
 }
 
-/** The layout's rows, plus a row for any pile of the variant the layout does not place. */
+/** The table's rows, plus a row for any pile of the variant the table does not place. */
 function rowsFor(layout, ids) {
-  const placed = new Set(
-    layout.rows.flatMap((row) => (row.clock ?? row.slots).filter((s) => s.pile).map((s) => s.pile)),
-  );
+  const placed = new Set(layout.rows.flatMap((row) => row.slots.filter((s) => s.pile).map((s) => s.pile)));
   const rest = ids.filter((id) => !placed.has(id)).map((pile) => ({ pile }));
   return rest.length ? [...layout.rows, { slots: rest }] : layout.rows;
 }
 
 /** The table: its rows of piles (each drawn by `draw(slot)`), spacers and clock. */
-function buildTable(slug, layout, ids, draw) {
+function buildTable(slug, variant, layout, ids, draw) {
   const table = div(`tabletop v-${slug}`);
   table.style.setProperty("--units", layout.units);
   table.style.setProperty("--tall", layout.tall);
+  // A clock's other arrangements (site.css): beside the tableau, and the compact frame.
+  const clock = layout.rows.find((row) => row.clock);
+  if (clock) {
+    table.classList.add("has-clock");
+    table.style.setProperty("--units-beside", clock.beside.units);
+    table.style.setProperty("--tall-beside", clock.beside.tall);
+    table.style.setProperty("--tall-frame", clock.frame.tall);
+  }
   for (const row of rowsFor(layout, ids)) {
     if (row.clock) {
-      table.append(drawClock(row.clock, draw));
+      table.append(drawClock(row.slots, draw, variant));
       continue;
     }
     const line = div(row.tableau ? "row tableau-row" : "row");
@@ -339,7 +296,7 @@ const FALLBACK = { units: 10.9, tall: 6, rows: [] };
 export function renderBoard(container, game, variant, { reveal = false } = {}) {
   const state = game.state ?? game;
   const slug = variant?.slug ?? state.variant ?? game.variant;
-  const layout = layouts[slug] ?? FALLBACK;
+  const layout = variant?.table ?? FALLBACK;
   const ids = variantPiles(variant, state);
   container.classList.add("board");
   container.dataset.variant = slug;
@@ -347,8 +304,8 @@ export function renderBoard(container, game, variant, { reveal = false } = {}) {
   container.dataset.status = game.status ?? "";
 
   const empty = { cards: [], face_down: 0 };
-  const draw = (slot) => drawPile(slot, state.piles[slot.pile] ?? empty, state, layout, slug, reveal);
-  container.replaceChildren(buildTable(slug, layout, ids, draw));
+  const draw = (slot) => drawPile(slot, state.piles[slot.pile] ?? empty, state, variant, reveal);
+  container.replaceChildren(buildTable(slug, variant, layout, ids, draw));
   watch(container);
   fitFans(container);
   return container;
@@ -461,7 +418,7 @@ function watch(container) {
  */
 export function renderMiniature(container, variant) {
   const slug = variant.slug;
-  const layout = layouts[slug] ?? FALLBACK;
+  const layout = variant.table ?? FALLBACK;
   const ids = variantPiles(variant, { piles: {} });
   container.classList.add("mini");
   container.setAttribute("aria-hidden", "true");
@@ -470,7 +427,10 @@ export function renderMiniature(container, variant) {
     const kind = kindOf(slot.pile);
     const node = div(`pile kind-${kind}`, { "data-kind": kind });
     slotSize(node, slot.span);
-    const [backs, faces] = layout.opening?.(slot.pile) ?? [0, 0];
+    // What the opening deal puts on the pile; a stock is drawn as one back, as on the board.
+    const { cards = 0, face_down: down = 0 } = pileOf(variant, slot.pile)?.opening ?? {};
+    const backs = kind === "stock" ? Math.min(down, 1) : down;
+    const faces = kind === "stock" ? 0 : cards - down;
     for (let i = 0; i < backs + faces; i += 1) {
       const card = div(i < backs ? "card face-down" : `card blank ${tint++ % 2 ? "red" : "black"}`);
       // Spacing in card widths, so the picture scales with its box.
@@ -484,6 +444,6 @@ export function renderMiniature(container, variant) {
     if (kind === "tableau" && depth) node.style.minHeight = `calc(var(--ch) + var(--cw) * ${depth.toFixed(2)})`;
     return node;
   };
-  container.replaceChildren(buildTable(slug, layout, ids, draw));
+  container.replaceChildren(buildTable(slug, variant, layout, ids, draw));
   return container;
 }

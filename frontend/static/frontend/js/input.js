@@ -3,7 +3,6 @@
 // card to a foundation, and the keyboard. Nothing here knows a rule: the highlights come from
 // the game's legal_moves, and any move the player insists on is sent for the engine to judge.
 
-import { pileInSentence } from "./board.js";
 import { attachRoving } from "./roving.js";
 
 const DRAG_THRESHOLD = 6; // px a press must travel before it becomes a drag rather than a tap
@@ -50,7 +49,7 @@ export function attachInput(board, actions) {
     const places = board.querySelectorAll(".pile.target").length;
     const them = count === 1 ? "it" : "them";
     const where = places ? `${places} ${places === 1 ? "pile takes" : "piles take"} ${them}.` : `No pile takes ${them}.`;
-    const from = pileInSentence(id, board.dataset.variant); // "from the waste", as after a move
+    const from = pileEl(id)?.dataset.name ?? id; // "from the waste", as after a move
     // "the Ten of diamonds", "the Nine of clubs, the Eight of hearts and the Seven of spades"
     const named = cards.map((name) => `the ${name}`);
     const list = named.length > 1 ? `${named.slice(0, -1).join(", ")} and ${named.at(-1)}` : named[0];

@@ -370,7 +370,7 @@ function cardsWords(code, count) {
 }
 
 function moveSummary(move, before, next) {
-  const name = (id) => pileInSentence(id, next.variant);
+  const name = (id) => pileInSentence(id, variant);
   const parts = [];
   if (move.type === "deal") {
     // "Dealt from the stock: Seven of clubs to tableau pile 1, Two of hearts to tableau pile 2.",
@@ -398,7 +398,7 @@ const sameCards = (a, b) => a.length === b.length && a.every((code, i) => code =
  * the discard with a run they finished), their pile then holding the cards below (or a card that
  * refilled it, now back where it came from). "" when no move fits. */
 function undoSummary(before, next) {
-  const name = (id) => pileInSentence(id, next.variant);
+  const name = (id) => pileInSentence(id, variant);
   const was = (id) => before.state.piles[id]?.cards ?? [];
   const now = (id) => next.state.piles[id]?.cards ?? [];
   for (const { type, from, to, count } of next.legal_moves ?? []) {
@@ -504,11 +504,11 @@ function clearHint() {
 function hintText(move) {
   if (move.type === "deal") return "Hint: deal from the stock.";
   const cards = game.state.piles[move.from].cards;
-  const from = pileInSentence(move.from, game.variant);
-  const to = pileInSentence(move.to, game.variant);
+  const from = pileInSentence(move.from, variant);
+  const to = pileInSentence(move.to, variant);
   const said = `Hint: move ${cardsWords(cards.at(-move.count), move.count)} from ${from} to ${to}.`;
-  // Selective Castle's first card home chooses every foundation's base rank (as the engine's hint says).
-  const setsBaseRank = game.variant === "selective-castle" && !game.state.base_rank && move.to.startsWith("foundation");
+  // In a game whose first card home chooses every foundation's base rank (as the engine's hint says).
+  const setsBaseRank = choosesBaseRank(game) && move.to.startsWith("foundation");
   if (!setsBaseRank) return said;
   const rank = rankName(cards.at(-1)[0]);
   return `${said} That makes ${rank} the base rank: its four cards lie nearest the top.`;
@@ -559,12 +559,14 @@ const undo = () => act(`/api/games/${gameId}/undo/`, {}, undoRefusal, { summary:
 const isFoundation = (id) => typeof id === "string" && id.startsWith("foundation:");
 const hasFoundations = () => (variant?.piles ?? []).some((pile) => isFoundation(pile.id));
 const hasStock = () => (variant?.piles ?? []).some((pile) => pile.id === "stock");
-/** Selective Castle's first card home sets the base rank of every foundation: that choice is
- * the player's ("a player-selected base rank", its rule document), so Finish never makes it. */
-const choosesBaseRank = (shown) => shown?.variant === "selective-castle" && !shown.state?.base_rank;
+/** Where the first card home sets the base rank of every foundation (Selective Castle), that
+ * choice is the player's ("a player-selected base rank", its rule document), so Finish never
+ * makes it. */
+const choosesBaseRank = (shown) =>
+  Boolean(variant?.chooses_base_rank_on_first_foundation_move && shown && !shown.state?.base_rank);
 /** The legal moves that put one more card on a foundation (Grandfather's Clock's dial piles
  * are foundations too), from the game's legal_moves: which cards may go is the engine's say.
- * None while a move home would choose Selective Castle's base rank. */
+ * None while a move home would choose the base rank. */
 const homeMoves = (shown) =>
   choosesBaseRank(shown)
     ? []

@@ -9,10 +9,10 @@
 // (GET /api/daily/<date>/<game>/solution/, and ?step=N for each board, every card shown).
 
 import { api, canPlayAgain, playAgain } from "./api.js";
-import { fitFans, renderBoard } from "./board.js";
+import { fitFans, pileInSentence, renderBoard } from "./board.js";
 import { cardName, rankName } from "./cards.js";
 import { attachRoving, keepFocus } from "./roving.js";
-import { copyLinkButton, dealLink, el, errorText, gameName, pileName, plural, say, statusWord, when } from "./ui.js";
+import { copyLinkButton, dealLink, el, errorText, gameName, plural, say, statusWord, when } from "./ui.js";
 
 const AUTO_STEP_MS = 800;
 
@@ -43,7 +43,8 @@ const states = new Map(); // step → Promise of the state
 
 const SUITS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 
-const pile = (id) => pileName(id, game.variant);
+/** A pile as the game names it in a sentence: "tableau pile 4", "the 12 o'clock foundation". */
+const pile = (id) => pileInSentence(id, variant);
 
 /** The cards a move took, named from the board before it (face-up cards only ever move). */
 function movedCards(move, before) {
@@ -79,7 +80,7 @@ function describeEvent(event) {
     case "run_removed":
       return `a run of ${SUITS[event.suit] || event.suit} went from ${pile(event.pile)} to the discard`;
     case "pile_filled":
-      return `${pile(event.pile)} filled from the ${event.from}${event.card ? ` with the ${cardName(event.card)}` : ""}`;
+      return `${pile(event.pile)} filled from ${pile(event.from)}${event.card ? ` with the ${cardName(event.card)}` : ""}`;
     case "base_rank_set":
       return `base rank set: ${rankName(event.rank)}`;
     case "game_won":

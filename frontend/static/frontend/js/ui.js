@@ -142,17 +142,6 @@ export function dayName(isoDate) {
   return `${part({ weekday: "long" })} ${part({ day: "numeric", month: "long", year: "numeric" })}`;
 }
 
-const HOURS = ["12", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"];
-
-/** A pile id as players read it, counting from 1: "tableau:3" → "tableau 4". */
-export function pileName(id, variant) {
-  const [kind, index] = id.split(":");
-  if (index === undefined) return kind;
-  const n = Number(index);
-  if (kind === "foundation" && variant === "grandfathers-clock") return `${HOURS[n]} o'clock foundation`;
-  return `${kind} ${n + 1}`;
-}
-
 const STATUS_WORDS = { playing: "in play", won: "won", lost: "no moves left", resigned: "resigned", closed: "day closed" };
 
 export function statusWord(status) {
