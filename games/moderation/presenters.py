@@ -10,21 +10,12 @@ from django.conf import settings
 
 from games.models import Game
 from games.moderation import review
-from games.rules import VARIANTS
+from games.rules import VARIANTS, cards
 
 
 def _game_time(game: Game) -> str:
     end = game.finished_at or game.last_move_at
     return duration_text((end - game.created_at).total_seconds() * 1000) if end else "-"
-
-
-SUITS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
-
-
-SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-
-
-RANK_WORDS = {"A": "Ace", "T": "Ten", "J": "Jack", "Q": "Queen", "K": "King"}
 
 
 def duration_text(ms: float) -> str:
@@ -46,10 +37,7 @@ def pile_title(slug: str, pile_id: Any) -> str:
     "Foundation 2", "6 o'clock foundation", "Stock"; an id the game lacks as it is."""
     variant = VARIANTS.get(slug)
     index = variant.index.get(pile_id) if variant and isinstance(pile_id, str) else None
-    if index is None:
-        return str(pile_id)
-    name = variant.pile_name(index).removeprefix("the ")
-    return name[:1].upper() + name[1:]
+    return str(pile_id) if index is None else variant.pile_title(index)
 
 
 def move_text(payload: Any, slug: str) -> str:
@@ -99,29 +87,32 @@ def event_text(event: Any, slug: str) -> str:
 
 def card_text(code: Any) -> str:
     """A card's code as the boards show it: "2H" as "2♥", "TS" as "10♠"."""
-    code = str(code)
-    rank, suit = code[:-1], code[-1:]
-    if suit not in SUITS:
-        return code
-    return f"{'10' if rank == 'T' else rank}{SUITS[suit]}"
+    try:
+        return cards.card_label(cards.parse_card(str(code)))
+    except ValueError:
+        return str(code)
 
 
 def card(code: Any, face_down: bool) -> dict[str, Any]:
-    code = str(code)
-    rank, suit = code[:-1], code[-1:]
-    name = f"{RANK_WORDS.get(rank, rank)} of {SUIT_WORDS.get(suit, suit)}"
+    try:
+        c = cards.parse_card(str(code))
+    except ValueError:  # not a card: shown as it is
+        rank, suit, red, name = str(code), "", False, str(code)
+    else:
+        rank, suit = cards.RANK_LABELS[cards.RANK[c]], cards.SUIT_SYMBOLS[cards.SUIT[c]]
+        red, name = cards.IS_RED[c], cards.card_name(c)
     return {
-        "rank": "10" if rank == "T" else rank,
-        "suit": SUITS.get(suit, suit),
-        "red": suit in "DH",
+        "rank": rank,
+        "suit": suit,
+        "red": red,
         "down": face_down,
         "title": f"{name} (face down)" if face_down else name,
     }
 
 
 def board(state: Any, move: Any = None) -> list[dict[str, Any]] | None:
-    """The full state as rows of piles of cards, every card face up or not; the piles the
-    ``move`` took from and put to are marked."""
+    """The full state as rows of piles of cards, every card face up or not, the rows as the
+    game's table sets them out; the piles the ``move`` took from and put to are marked."""
     if not isinstance(state, dict) or not isinstance(state.get("piles"), dict):
         return None
     touched: dict[str, str] = {}
@@ -129,25 +120,37 @@ def board(state: Any, move: Any = None) -> list[dict[str, Any]] | None:
         touched = {str(move.get("from")): "source", str(move.get("to")): "target"}
     elif isinstance(move, dict) and move.get("type") == "deal":
         touched = {"stock": "source"}
-    rows: dict[str, list[dict[str, Any]]] = {"top": [], "foundation": [], "tableau": []}
-    for pile_id, pile in state["piles"].items():
-        cards = pile.get("cards", []) if isinstance(pile, dict) else []
-        down = pile.get("face_down", 0) if isinstance(pile, dict) else 0
-        kind = pile_id.partition(":")[0]
-        label = pile_title(str(state.get("variant")), pile_id)
-        rows.get(kind, rows["top"]).append(
-            {
-                "id": pile_id,
-                "label": label,
-                "count": len(cards),
-                "face_down": down,
-                # Piles that are not columns lie as a fan: a stock holds up to 84 cards.
-                "fan": kind != "tableau",
-                "touched": touched.get(pile_id, ""),
-                "cards": [card(code, i < down) for i, code in enumerate(cards)],
-            }
-        )
-    return [{"kind": kind, "piles": piles} for kind, piles in rows.items() if piles]
+    slug = str(state.get("variant"))
+    piles = state["piles"]
+    variant = VARIANTS.get(slug)
+    # The table's rows, then any pile the table does not place.
+    layout = [
+        ("tableau" if getattr(row, "tableau", False) else "top", row.pile_ids())
+        for row in (variant.table.rows if variant else ())
+    ]
+    placed = {pile_id for _, ids in layout for pile_id in ids}
+    layout.append(("top", tuple(pile_id for pile_id in piles if pile_id not in placed)))
+    rows = []
+    for kind, ids in layout:
+        row = [_pile(slug, pile_id, piles[pile_id], touched) for pile_id in ids if pile_id in piles]
+        if row:
+            rows.append({"kind": kind, "piles": row})
+    return rows
+
+
+def _pile(slug: str, pile_id: str, pile: Any, touched: dict[str, str]) -> dict[str, Any]:
+    codes = pile.get("cards", []) if isinstance(pile, dict) else []
+    down = pile.get("face_down", 0) if isinstance(pile, dict) else 0
+    return {
+        "id": pile_id,
+        "label": pile_title(slug, pile_id),
+        "count": len(codes),
+        "face_down": down,
+        # Piles that are not columns lie as a fan: a stock holds up to 84 cards.
+        "fan": pile_id.partition(":")[0] != "tableau",
+        "touched": touched.get(pile_id, ""),
+        "cards": [card(code, i < down) for i, code in enumerate(codes)],
+    }
 
 
 def timeline_rows(game: Game) -> list[dict[str, Any]]:

@@ -14,6 +14,9 @@ RANK_NAMES = (
     "Eight", "Nine", "Ten", "Jack", "Queen", "King",
 )  # fmt: skip
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+#: How a card's face shows its rank and suit: "10", "♥".
+RANK_LABELS = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUIT_SYMBOLS = ("\u2663", "\u2666", "\u2665", "\u2660")
 
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 
@@ -45,6 +48,11 @@ def rank_char(rank: int) -> str:
 def card_name(card: int) -> str:
     """``"Queen of hearts"``: for messages and screen readers."""
     return f"{RANK_NAMES[RANK[card]]} of {SUIT_NAMES[SUIT[card]]}"
+
+
+def card_label(card: int) -> str:
+    """``"10♥"``: a card as its face's corner shows it."""
+    return f"{RANK_LABELS[RANK[card]]}{SUIT_SYMBOLS[SUIT[card]]}"
 
 
 def new_deck(decks: int = 1) -> list[int]:

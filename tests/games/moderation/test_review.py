@@ -340,6 +340,26 @@ def test_the_review_names_piles_as_the_play_page_does(staff_client: Client, play
     assert "foundation:6" not in text and "Foundation 7" not in text
 
 
+def test_the_reviews_boards_set_the_piles_out_as_the_games_table_does(
+    staff_client: Client, player: Any
+) -> None:
+    """Rows as the play page's: Gold Mine's stock, waste and foundations, then its tableau;
+    each card named in words as the engine names it."""
+    gold = services.create_game(user=player, variant_slug="gold-mine", seed=1).game
+    services.play_move(user=player, game_id=gold.pk, move={"type": "deal"})
+    page = html.unescape(staff_client.get(review_url(gold.pk, step=1)).content.decode())
+    board = page[page.index('<div class="rv-board">') :]
+    board = board[: board.index('<div class="rv-board">', 1)]
+    rows = [re.findall(r'data-pile="([^"]+)"', row) for row in board.split('class="rv-row ')[1:]]
+    assert rows == [
+        ["stock", "waste", *(f"foundation:{i}" for i in range(4))],
+        [f"tableau:{i}" for i in range(7)],
+    ]
+    titles = re.findall(r'<span class="rv-card[^"]*" title="([^"]+)"', board)
+    assert titles and all(" of " in title for title in titles)
+    assert any(title.endswith("(face down)") for title in titles)
+
+
 def test_a_players_replay_of_an_unfinished_game_never_shows_hidden_cards(
     player: Any, player_client: Client, staff: Any
 ) -> None:
