@@ -10,7 +10,7 @@
 
 import { api, canPlayAgain, playAgain } from "./api.js";
 import { fitFans, pileInSentence, renderBoard } from "./board.js";
-import { cardName, rankName } from "./cards.js";
+import { SUITS, cardName, rankName } from "./cards.js";
 import { attachRoving, keepFocus } from "./roving.js";
 import { copyLinkButton, dealLink, el, errorText, gameName, plural, say, statusWord, when } from "./ui.js";
 
@@ -40,8 +40,6 @@ let timer = null;
 const states = new Map(); // step → Promise of the state
 
 // -- the history in words ----------------------------------------------------------------
-
-const SUITS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 
 /** A pile as the game names it in a sentence: "tableau pile 4", "the 12 o'clock foundation". */
 const pile = (id) => pileInSentence(id, variant);
@@ -78,7 +76,7 @@ function describeEvent(event) {
     case "turned_up":
       return `${cardName(event.card)} turned up on ${pile(event.pile)}`;
     case "run_removed":
-      return `a run of ${SUITS[event.suit] || event.suit} went from ${pile(event.pile)} to the discard`;
+      return `a run of ${SUITS[event.suit]?.name || event.suit} went from ${pile(event.pile)} to the discard`;
     case "pile_filled":
       return `${pile(event.pile)} filled from ${pile(event.from)}${event.card ? ` with the ${cardName(event.card)}` : ""}`;
     case "base_rank_set":
