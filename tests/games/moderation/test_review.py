@@ -345,8 +345,8 @@ def test_the_reviews_boards_set_the_piles_out_as_the_games_table_does(
 ) -> None:
     """Rows as the play page's: Gold Mine's stock, waste and foundations, then its tableau;
     each card named in words as the engine names it."""
-    gold = services.create_game(user=player, variant_slug="gold-mine", seed=1).game
-    services.play_move(user=player, game_id=gold.pk, move={"type": "deal"})
+    gold = play_services.create_game(user=player, variant_slug="gold-mine", seed=1).game
+    play_services.play_move(user=player, game_id=gold.pk, move={"type": "deal"})
     page = html.unescape(staff_client.get(review_url(gold.pk, step=1)).content.decode())
     board = page[page.index('<div class="rv-board">') :]
     board = board[: board.index('<div class="rv-board">', 1)]
