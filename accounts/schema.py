@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular import openapi
 from drf_spectacular.authentication import SessionScheme
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import OpenApiResponse
 
-from web.errors import ApiErrorSerializer
+from web.errors import ApiErrorBody
+from web.schema import AnswerSchema
 
 
 class PageSessionScheme(SessionScheme):
@@ -31,11 +31,11 @@ ACCOUNT_CHANGED = (
 UNSAFE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
 
-class AutoSchema(openapi.AutoSchema):
-    """drf-spectacular's schema, with the 409 ``account_changed`` on every write a session
-    signs in to: it can answer any of them, whatever the view itself documents. A 409 the view
-    already documents (a stale move, an existing attempt) keeps its meaning, and gains this
-    one."""
+class AutoSchema(AnswerSchema):
+    """The API's schema (``web.schema``: answers described by TypedDicts), with the 409
+    ``account_changed`` on every write a session signs in to: it can answer any of them,
+    whatever the view itself documents. A 409 the view already documents (a stale move, an
+    existing attempt) keeps its meaning, and gains this one."""
 
     def _get_response_bodies(self, direction: str = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)
@@ -43,7 +43,7 @@ class AutoSchema(openapi.AutoSchema):
             return responses
         documented = responses.get("409")
         if documented is None:
-            error = OpenApiResponse(ApiErrorSerializer, description=ACCOUNT_CHANGED)
+            error = OpenApiResponse(ApiErrorBody, description=ACCOUNT_CHANGED)
             responses["409"] = self._get_response_for_code(error, "409", direction=direction)
         elif "account_changed" not in documented.get("description", ""):
             own = documented.get("description", "").rstrip(". ")

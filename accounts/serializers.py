@@ -1,4 +1,5 @@
-"""Shapes of the accounts API: request bodies (checked here, acted on in services) and answers."""
+"""The accounts API's request bodies (checked here, acted on in services), and the account as
+answers show it (``UserSerializer``); its other answers are ``accounts.responses``."""
 
 from __future__ import annotations
 
@@ -114,17 +115,3 @@ class PasswordResetConfirmSerializer(KnownFieldsOnly):
     uid = _reset_link_part("From the emailed link.", MAX_RESET_UID_LENGTH)
     token = _reset_link_part("From the emailed link.", MAX_RESET_TOKEN_LENGTH)
     new_password = _password_field("Choose a new password.")
-
-
-class DetailSerializer(serializers.Serializer):
-    detail = serializers.CharField(read_only=True)
-
-
-class TokenSerializer(serializers.Serializer):
-    token = serializers.CharField(read_only=True, help_text="Send as `Authorization: Token <key>`.")
-
-
-class CsrfTokenSerializer(serializers.Serializer):
-    csrf_token = serializers.CharField(
-        read_only=True, help_text="Send as the X-CSRFToken header on unsafe session requests."
-    )

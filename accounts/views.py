@@ -23,8 +23,8 @@ from django.contrib.auth import SESSION_KEY, login, logout, update_session_auth_
 from django.middleware.csrf import get_token
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
-from rest_framework import serializers, status
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -33,17 +33,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import services
+from accounts.responses import CsrfToken, Detail, SessionsEnded, Token
 from accounts.serializers import (
     AccountDeleteSerializer,
-    CsrfTokenSerializer,
-    DetailSerializer,
     EmailChangeSerializer,
     LoginSerializer,
     PasswordChangeSerializer,
     PasswordResetConfirmSerializer,
     PasswordResetSerializer,
     RegisterSerializer,
-    TokenSerializer,
     UserSerializer,
 )
 from accounts.throttling import (
@@ -55,7 +53,7 @@ from accounts.throttling import (
     TooManySignUps,
     client_ip,
 )
-from web.errors import ApiErrorSerializer
+from web.errors import ApiErrorBody
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractUser
@@ -64,7 +62,7 @@ TAGS = ["accounts"]
 
 
 def _error(description: str) -> OpenApiResponse:
-    return OpenApiResponse(ApiErrorSerializer, description=description)
+    return OpenApiResponse(ApiErrorBody, description=description)
 
 
 INVALID = _error('"invalid": the body failed validation; `fields` holds messages per field.')
@@ -84,10 +82,11 @@ class CsrfView(APIView):
     @extend_schema(
         tags=TAGS,
         summary="Get a CSRF token (and the csrftoken cookie) for session requests",
-        responses={200: CsrfTokenSerializer},
+        responses={200: CsrfToken},
     )
     def get(self, request: Request) -> Response:
-        return Response({"csrf_token": get_token(request)})
+        answer: CsrfToken = {"csrf_token": get_token(request)}
+        return Response(answer)
 
 
 class RegisterView(APIView):
@@ -193,7 +192,7 @@ class LogoutOthersView(APIView):
         summary="Sign out of other devices: end every other session (the API token stays)",
         request=None,
         responses={
-            200: inline_serializer("SessionsEnded", {"ended": serializers.IntegerField()}),
+            200: SessionsEnded,
             401: NOT_SIGNED_IN,
         },
     )
@@ -201,7 +200,8 @@ class LogoutOthersView(APIView):
         ended = services.sign_out_other_sessions(
             user=request.user, current_session=signed_in_session(request)
         )
-        return Response({"ended": ended})
+        answer: SessionsEnded = {"ended": ended}
+        return Response(answer)
 
 
 class MeView(APIView):
@@ -305,7 +305,7 @@ class PasswordResetView(APIView):
         summary="Forgot the password: email a link to choose a new one",
         request=PasswordResetSerializer,
         responses={
-            202: DetailSerializer,
+            202: Detail,
             400: INVALID,
             429: _error('"throttled": too many requests from this client; see Retry-After.'),
         },
@@ -316,9 +316,8 @@ class PasswordResetView(APIView):
         services.request_password_reset(
             email=serializer.validated_data["email"], site_url=request.build_absolute_uri("/")
         )
-        return Response(
-            {"detail": services.RESET_REQUESTED_MESSAGE}, status=status.HTTP_202_ACCEPTED
-        )
+        answer: Detail = {"detail": services.RESET_REQUESTED_MESSAGE}
+        return Response(answer, status=status.HTTP_202_ACCEPTED)
 
 
 class PasswordResetConfirmView(APIView):
@@ -360,11 +359,12 @@ class TokenView(APIView):
         tags=TAGS,
         summary="Get an API token for scripts",
         request=LoginSerializer,
-        responses={200: TokenSerializer, **SIGN_IN_ERRORS},
+        responses={200: Token, **SIGN_IN_ERRORS},
     )
     def post(self, request: Request) -> Response:
         token = services.issue_token(user=_user_signing_in(request))
-        return Response({"token": token.key})
+        answer: Token = {"token": token.key}
+        return Response(answer)
 
     @extend_schema(
         tags=TAGS,

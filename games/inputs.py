@@ -15,13 +15,13 @@ from games.serializers import (
     ReplayQuery,
     valid_without_serializer,
 )
-from web.errors import ApiError, ApiErrorSerializer
+from web.errors import ApiError, ApiErrorBody
 
 if TYPE_CHECKING:
     from games.models import Game
 
 
-ERRORS = {400: ApiErrorSerializer, 404: ApiErrorSerializer, 409: ApiErrorSerializer}
+ERRORS = {400: ApiErrorBody, 404: ApiErrorBody, 409: ApiErrorBody}
 
 
 def valid(serializer_class: type, data: Any) -> dict[str, Any]:

@@ -41,6 +41,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from accounts.errors import ServiceError
 from web import db_outage
+from web.responses import ApiError as ApiErrorBody
 
 logger = logging.getLogger(__name__)
 
@@ -116,7 +117,7 @@ DRF_CODES = {
 }
 
 
-def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
+def error_body(code: str, message: str, **extra: Any) -> ApiErrorBody:
     return {"error": {"code": code, "message": message, **extra}}
 
 
@@ -381,22 +382,3 @@ def unknown_fields(unknown: list[str], takes: list[str]) -> ApiError:
     message = f"{cannot}: this request takes {names(takes)} only. Nothing was done."
     each = "This request does not take this field."
     return ApiError("unknown_field", message, fields={name: [each] for name in unknown})
-
-
-# -- the error body, for the OpenAPI schema ------------------------------------------------
-
-
-class ApiErrorDetailSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    message = serializers.CharField()
-    fields = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField()),
-        required=False,
-        help_text="Validation errors only: the messages for each field.",
-    )
-
-
-class ApiErrorSerializer(serializers.Serializer):
-    """The body of every error answer (web.errors); for the schema only."""
-
-    error = ApiErrorDetailSerializer()

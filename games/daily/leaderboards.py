@@ -24,7 +24,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce, Rank
 
-from games.daily import days
+from games.daily import days, responses
 from games.errors import GameError
 from games.models import DailyChallenge, Game
 from games.rules import VARIANTS
@@ -61,11 +61,11 @@ def staff_daily_board(challenge: DailyChallenge) -> list[tuple[str, Game]]:
     return rows + [("excluded", game) for game in excluded]
 
 
-def _entry(rank: int, row: dict[str, Any]) -> dict[str, Any]:
+def _entry(rank: int, row: dict[str, Any]) -> responses.LeaderboardEntry:
     return {"rank": rank, "user": row["owner__username"], **_result(row)}
 
 
-def _result(row: dict[str, Any]) -> dict[str, Any]:
+def _result(row: dict[str, Any]) -> responses.AttemptResult:
     """How an attempt did, as a leaderboard entry shows it."""
     return {
         "status": row["status"],
@@ -99,7 +99,7 @@ def page_start(count: int, page: int, size: int) -> tuple[int, int]:
 
 def daily_leaderboard(
     date: dt.date, variant: str, user: AbstractBaseUser | None, *, page: int = 1, size: int = 50
-) -> dict[str, Any]:
+) -> responses.DailyLeaderboard:
     """One page of the day's ranking, with the signed-in player's own entry wherever it is."""
     attempts = ranked_attempts(date, variant)
     count = attempts.count()
@@ -122,13 +122,15 @@ def daily_leaderboard(
     }
 
 
-def daily_ranking(date: dt.date, variant: str) -> list[tuple[int, dict[str, Any]]]:
+def daily_ranking(date: dt.date, variant: str) -> list[tuple[int, responses.LeaderboardEntry]]:
     """The whole day's ranking as (player id, entry), best first: for the live boards."""
     rows = ranked_attempts(date, variant).values(*LEADERBOARD_FIELDS)
     return [(row["owner_id"], _entry(rank, row)) for rank, row in enumerate(rows, start=1)]
 
 
-def alltime_leaderboard(variant: str, *, page: int = 1, size: int = 50) -> dict[str, Any]:
+def alltime_leaderboard(
+    variant: str, *, page: int = 1, size: int = 50
+) -> responses.AlltimeLeaderboard:
     """Players by ranked wins, then win rate, then best winning time (daily attempts only)."""
     minimum = settings.LEADERBOARD_MIN_GAMES
     won = Q(status=Game.Status.WON)
@@ -185,7 +187,7 @@ def daily_boards_entered(user: AbstractBaseUser) -> list[tuple[dt.date, str]]:
     return list(boards)
 
 
-def daily_streaks(user: AbstractBaseUser) -> dict[str, Any]:
+def daily_streaks(user: AbstractBaseUser) -> responses.Streaks:
     """Runs of consecutive UTC days with a won daily challenge: per game and overall. A win
     staff excluded from the leaderboards counts for no streak either."""
     won_days: dict[str, set[dt.date]] = defaultdict(set)
@@ -200,7 +202,7 @@ def daily_streaks(user: AbstractBaseUser) -> dict[str, Any]:
     }
 
 
-def _streaks(won: set[dt.date]) -> dict[str, int]:
+def _streaks(won: set[dt.date]) -> responses.Streak:
     best = run = 0
     previous = None
     for day in sorted(won):

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import (
     Count,
 )
 
-from games.daily import days
+from games.daily import days, responses
 from games.daily.leaderboards import daily_streaks, ranked_attempts
 from games.errors import GameError
 from games.models import DailyChallenge, Game
@@ -20,7 +19,7 @@ from games.play.history import (
 from games.rules import VARIANTS, get_variant
 
 
-def daily_overview(date: dt.date, user: AbstractBaseUser | None) -> dict[str, Any]:
+def daily_overview(date: dt.date, user: AbstractBaseUser | None) -> responses.DailyOverview:
     """The day's five challenges, and the signed-in player's attempt at each."""
     challenges = {
         c.variant: c for c in DailyChallenge.objects.filter(date=date).select_related("deal")
@@ -40,7 +39,7 @@ def daily_overview(date: dt.date, user: AbstractBaseUser | None) -> dict[str, An
             )
         }
     closed, is_today = days.day_closed(date), date == days.today()
-    items = []
+    items: list[responses.DailyChallenge] = []
     for slug, variant in VARIANTS.items():
         challenge = challenges.get(slug)
         attempt = mine.get(slug)
@@ -73,7 +72,7 @@ def daily_overview(date: dt.date, user: AbstractBaseUser | None) -> dict[str, An
     }
 
 
-def daily_solution(date: dt.date, variant: str, step: int | None = None) -> dict[str, Any]:
+def daily_solution(date: dt.date, variant: str, step: int | None = None) -> responses.DailySolution:
     """How the day's deal could be won (the solver's certificate), once the day has closed:
     the line shows every card, so before that it is ``not_yet`` for everybody. With ``step``,
     also the board (every card) after that many of the line's moves, and what the last of
@@ -94,7 +93,7 @@ def daily_solution(date: dt.date, variant: str, step: int | None = None) -> dict
             f"The {date} {name} challenge has no winning line: the solver did not prove it "
             "winnable.",
         )
-    body: dict[str, Any] = {
+    body: responses.DailySolution = {
         "date": date,
         "variant": variant,
         "seed": challenge.deal.seed,
@@ -116,7 +115,7 @@ def daily_solution(date: dt.date, variant: str, step: int | None = None) -> dict
     return body
 
 
-def _attempt_summary(game: Game, date: dt.date, variant: str) -> dict[str, Any]:
+def _attempt_summary(game: Game, date: dt.date, variant: str) -> responses.AttemptSummary:
     rank = None
     if not game.excluded:
         order = list(ranked_attempts(date, variant).values_list("pk", flat=True))

@@ -14,20 +14,22 @@ from rest_framework.views import APIView
 from games.daily import days, leaderboards
 from games.daily import selectors as daily_selectors
 from games.daily import services as daily_services
+from games.daily.responses import (
+    AlltimeLeaderboard,
+    DailyLeaderboard,
+    DailyOverview,
+    DailySolution,
+)
 from games.inputs import ERRORS, known_variant, valid
 from games.play.idempotency import respond_once
+from games.play.responses import Game
 from games.serializers import (
     DAY_MESSAGE,
-    AlltimeLeaderboardSerializer,
-    DailyLeaderboardSerializer,
-    DailyOverviewSerializer,
     DailyQuery,
-    DailySolutionSerializer,
-    GameSerializer,
     PageQuery,
     ReplayQuery,
 )
-from web.errors import ApiError, ApiErrorSerializer
+from web.errors import ApiError, ApiErrorBody
 
 if TYPE_CHECKING:
     pass
@@ -56,7 +58,7 @@ class DailyView(APIView):
         summary="A day's five challenges and your attempt at each (today by default)",
         operation_id="daily_retrieve",
         parameters=[DailyQuery],
-        responses={200: DailyOverviewSerializer, 400: ApiErrorSerializer},
+        responses={200: DailyOverview, 400: ApiErrorBody},
     )
     def get(self, request: Request) -> Response:
         date = valid(DailyQuery, request.query_params).get("date") or days.today()
@@ -68,7 +70,7 @@ class DailyAttemptView(APIView):
         summary="Start your one ranked attempt at a challenge (on its own UTC day, no undo)",
         operation_id="daily_attempt",
         request=None,
-        responses={201: GameSerializer, **ERRORS},
+        responses={201: Game, **ERRORS},
     )
     def post(self, request: Request, date: dt.date, variant: str) -> Response:
         def action() -> Response:
@@ -85,7 +87,7 @@ class DailyReplayView(APIView):
         summary="Play a challenge's deal again as a casual game (after your attempt is over)",
         operation_id="daily_replay",
         request=None,
-        responses={201: GameSerializer, **ERRORS},
+        responses={201: Game, **ERRORS},
     )
     def post(self, request: Request, date: dt.date, variant: str) -> Response:
         def action() -> Response:
@@ -104,7 +106,7 @@ class DailySolutionView(APIView):
         summary="How a closed day's deal could be won: the solver's line (404 not_yet before)",
         operation_id="daily_solution",
         parameters=[ReplayQuery],
-        responses={200: DailySolutionSerializer, 400: ApiErrorSerializer, 404: ApiErrorSerializer},
+        responses={200: DailySolution, 400: ApiErrorBody, 404: ApiErrorBody},
     )
     def get(self, request: Request, date: dt.date, variant: str) -> Response:
         slug = known_variant(variant)
@@ -123,9 +125,9 @@ class DailyLeaderboardView(APIView):
         operation_id="leaderboards_daily",
         parameters=[PageQuery],
         responses={
-            200: DailyLeaderboardSerializer,
-            400: ApiErrorSerializer,
-            404: ApiErrorSerializer,
+            200: DailyLeaderboard,
+            400: ApiErrorBody,
+            404: ApiErrorBody,
         },
     )
     def get(self, request: Request, date: dt.date, variant: str) -> Response:
@@ -144,9 +146,9 @@ class AlltimeLeaderboardView(APIView):
         operation_id="leaderboards_alltime",
         parameters=[PageQuery],
         responses={
-            200: AlltimeLeaderboardSerializer,
-            400: ApiErrorSerializer,
-            404: ApiErrorSerializer,
+            200: AlltimeLeaderboard,
+            400: ApiErrorBody,
+            404: ApiErrorBody,
         },
     )
     def get(self, request: Request, variant: str) -> Response:

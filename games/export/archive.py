@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from itertools import groupby
 from operator import itemgetter
-from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
@@ -16,6 +15,7 @@ from rest_framework.renderers import JSONRenderer
 
 from games.daily.leaderboards import daily_streaks
 from games.errors import GameError
+from games.export import responses
 from games.models import Game, Move
 from games.play.selectors import HISTORY_FIELDS, game_summary, history_entry, player_stats
 
@@ -82,7 +82,7 @@ def player_export(user: AbstractBaseUser, *, exported_at: dt.datetime) -> Iterat
     piece is asked for."""
     render = JSONRenderer().render
     with _export_snapshot():
-        head = {
+        head: responses.ExportHead = {
             "format": EXPORT_FORMAT,
             "exported_at": exported_at,
             "account": {
@@ -124,7 +124,7 @@ def _export_snapshot() -> Iterator[None]:
         yield
 
 
-def _export_games(user: AbstractBaseUser) -> Iterator[dict[str, Any]]:
+def _export_games(user: AbstractBaseUser) -> Iterator[responses.ExportGame]:
     """The player's games, oldest first, each with its history: two queries read in batches
     side by side (games by id, history entries by game id and number) and merged."""
     games = (

@@ -12,10 +12,8 @@ from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from games.export import archive
-from games.serializers import (
-    ExportSerializer,
-)
-from web.errors import ApiErrorSerializer
+from games.export.responses import Export
+from web.errors import ApiErrorBody
 from web.handlers import streaming_content
 
 if TYPE_CHECKING:
@@ -27,10 +25,10 @@ class ExportView(APIView):
         summary="Download your data: the account, statistics, every game and its history",
         operation_id="me_export",
         responses={
-            200: ExportSerializer,
-            401: ApiErrorSerializer,
-            403: ApiErrorSerializer,
-            429: ApiErrorSerializer,
+            200: Export,
+            401: ApiErrorBody,
+            403: ApiErrorBody,
+            429: ApiErrorBody,
         },
     )
     def get(self, request: Request) -> StreamingHttpResponse:

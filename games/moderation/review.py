@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db.models import (
     Exists,
     OuterRef,
@@ -12,6 +10,7 @@ from django.db.models import (
 
 from games.errors import GameError
 from games.models import AuditLog, Game, GameFlag
+from games.moderation import responses
 from games.moderation.verification import HistoryRow, history_rows, verification
 from games.play.history import (
     opening,
@@ -35,12 +34,12 @@ def with_flagged(games: QuerySet[Game]) -> QuerySet[Game]:
     return games.annotate(flagged=Exists(open_flags))
 
 
-def review_timeline(game: Game, rows: list[HistoryRow] | None = None) -> list[dict[str, Any]]:
+def review_timeline(game: Game, rows: list[HistoryRow] | None = None) -> list[responses.TimedEntry]:
     """Every history entry with when it arrived and the time since the one before (the first:
     since the game started), in milliseconds."""
     rows = history_rows(game) if rows is None else rows
     previous = game.created_at
-    timeline = []
+    timeline: list[responses.TimedEntry] = []
     for number, payload, events, received_at in rows:
         gap = (received_at - previous).total_seconds() * 1000
         timeline.append(
@@ -56,7 +55,9 @@ def review_timeline(game: Game, rows: list[HistoryRow] | None = None) -> list[di
     return timeline
 
 
-def review_step(game: Game, step: int, rows: list[HistoryRow] | None = None) -> dict[str, Any]:
+def review_step(
+    game: Game, step: int, rows: list[HistoryRow] | None = None
+) -> responses.ReviewStep:
     """For staff: history entry ``step`` with the whole board (every card, face-down and stock
     included) before and after it; step 0 is the deal. A history that stops replaying gives
     ``error`` from that step on."""
@@ -66,7 +67,7 @@ def review_step(game: Game, step: int, rows: list[HistoryRow] | None = None) -> 
     rows = history_rows(game) if rows is None else rows
     timeline = review_timeline(game, rows[:step])
     states = [opening(variant, game.deal)]
-    error = None
+    error: responses.StepError | None = None
     try:
         for after, _ in replay_history(variant, game.deal, [row[1] for row in rows[:step]]):
             states.append(after)
@@ -85,7 +86,7 @@ def review_step(game: Game, step: int, rows: list[HistoryRow] | None = None) -> 
     }
 
 
-def flag_summary(flag: GameFlag) -> dict[str, Any]:
+def flag_summary(flag: GameFlag) -> responses.Flag:
     return {
         "id": flag.pk,
         "reason": flag.reason,
@@ -107,7 +108,7 @@ def game_audit(game: Game) -> QuerySet[AuditLog]:
     return game.audit_entries.order_by("-created_at", "-pk")
 
 
-def staff_review(game: Game, step: int) -> dict[str, Any]:
+def staff_review(game: Game, step: int) -> responses.StaffReview:
     """The staff API's review of a game: everything about it, the board at ``step`` with
     every card, the timed history, the flags and the verification."""
     rows = history_rows(game)

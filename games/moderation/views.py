@@ -12,12 +12,12 @@ from rest_framework.views import APIView
 
 from games.inputs import asked_step
 from games.moderation import review
-from games.moderation.serializers import StaffReviewSerializer
+from games.moderation.responses import StaffReview
 from games.play import selectors as play_selectors
 from games.serializers import (
     ReplayQuery,
 )
-from web.errors import ApiErrorSerializer
+from web.errors import ApiErrorBody
 
 if TYPE_CHECKING:
     pass
@@ -46,10 +46,10 @@ class StaffGameReviewView(APIView):
         operation_id="staff_games_review",
         parameters=[ReplayQuery],
         responses={
-            200: StaffReviewSerializer,
-            400: ApiErrorSerializer,
-            403: ApiErrorSerializer,
-            404: ApiErrorSerializer,
+            200: StaffReview,
+            400: ApiErrorBody,
+            403: ApiErrorBody,
+            404: ApiErrorBody,
         },
     )
     def get(self, request: Request, game_id: int) -> Response:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -11,6 +10,7 @@ from django.db import connection
 
 from games.errors import GameError
 from games.models import Game
+from games.play import responses
 from games.play.history import (
     positions_seen,
 )
@@ -30,7 +30,7 @@ class Hint:
     source: str = HEURISTIC
     lost: bool = False
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> responses.Hint:
         return {
             "move": self.move.to_json() if self.move else None,
             "message": self.message,

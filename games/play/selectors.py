@@ -14,6 +14,7 @@ from django.db.models import (
 from games.daily import days
 from games.errors import GameError
 from games.models import Game, Move
+from games.play import responses
 from games.play.history import (
     line_of_play,
 )
@@ -68,13 +69,13 @@ def json_time(value: dt.date | None) -> str | None:
 
 def game_representation(
     game: Game, state: State | None = None, events: list[dict[str, Any]] | None = None
-) -> dict[str, Any]:
+) -> responses.Game:
     """A game as its player sees it: never a face-down card, the seed only when allowed.
     JSON-ready (times as text): the live update sends it as it is."""
     variant = get_variant(game.deal.variant)
     if state is None:
         state = variant.state_from_json(game.state)
-    body = {
+    body: responses.Game = {
         "id": game.pk,
         "variant": variant.slug,
         "seed": game.deal.seed if seed_visible(game) else None,
@@ -102,7 +103,7 @@ def game_representation(
     return body
 
 
-def game_summary(game: Game) -> dict[str, Any]:
+def game_summary(game: Game) -> responses.GameSummary:
     """A game in a list: no cards, just enough to pick it up again."""
     return {
         "id": game.pk,
@@ -127,14 +128,14 @@ def game_summary(game: Game) -> dict[str, Any]:
 HISTORY_FIELDS = ("number", "payload", "events", "received_at")
 
 
-def history(game: Game) -> list[dict[str, Any]]:
+def history(game: Game) -> list[responses.HistoryEntry]:
     rows = game.moves.order_by("number").values_list(*HISTORY_FIELDS)
     return [history_entry(*row) for row in rows]
 
 
 def history_entry(
     number: int, payload: dict[str, Any], events: list[Any], received_at: dt.datetime
-) -> dict[str, Any]:
+) -> responses.HistoryEntry:
     return {"number": number, "move": payload, "events": events, "received_at": received_at}
 
 
@@ -144,7 +145,7 @@ def invalid_step(game: Game) -> GameError:
     return GameError("invalid_step", f"Choose a step from 0 to {game.move_number}.")
 
 
-def replay_view(game: Game, step: int) -> dict[str, Any]:
+def replay_view(game: Game, step: int) -> responses.Replay:
     """The board after ``step`` history entries; a finished game shows every card (a daily
     deal only once its day has closed)."""
     if not 0 <= step <= game.move_number:
@@ -163,7 +164,7 @@ def replay_view(game: Game, step: int) -> dict[str, Any]:
     return {"game_id": game.pk, "step": step, "move_number": game.move_number, "state": view}
 
 
-def player_stats(user: AbstractBaseUser) -> list[dict[str, Any]]:
+def player_stats(user: AbstractBaseUser) -> list[responses.Stats]:
     """Per game: played (finished), won, win rate, best moves and time of a win, streaks."""
     finished = (
         Game.objects.filter(owner=user)
@@ -178,7 +179,7 @@ def player_stats(user: AbstractBaseUser) -> list[dict[str, Any]]:
     return [_variant_stats(slug, by_variant.get(slug, [])) for slug in VARIANTS]
 
 
-def _variant_stats(slug: str, results: list[list[Any]]) -> dict[str, Any]:
+def _variant_stats(slug: str, results: list[list[Any]]) -> responses.Stats:
     wins = [
         (moves, finished - created)
         for status, moves, created, finished in results

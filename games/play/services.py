@@ -21,7 +21,7 @@ from games.daily import days
 from games.errors import GameError
 from games.models import DailyChallenge, Deal, Game
 from games.moderation.fair_play import record_automatic_flags
-from games.play import move_sql, winnable_pool
+from games.play import move_sql, responses, winnable_pool
 from games.play import selectors as play_selectors
 from games.play.history import (
     CLOSE,
@@ -65,12 +65,12 @@ class Outcome:
         return get_variant(self.game.deal.variant)
 
     @cached_property
-    def representation(self) -> dict[str, Any]:
+    def representation(self) -> responses.Game:
         """The game as its player sees it now (JSON-ready), built once for the response and
         the live update."""
         return play_selectors.game_representation(self.game, self.state)
 
-    def representation_with_events(self) -> dict[str, Any]:
+    def representation_with_events(self) -> responses.Game:
         """What a move, an undo or a resignation answers, and what watchers are sent."""
         return {**self.representation, "events": self.events}
 

@@ -22,22 +22,17 @@ from games.play import hints as play_hints
 from games.play import selectors as play_selectors
 from games.play import services as play_services
 from games.play.idempotency import already_answered, respond_once
+from games.play.responses import Game, GamePage, Hint, HistoryEntry, Replay, Stats
 from games.serializers import (
     ActionInput,
     GameFilter,
-    GamePageSerializer,
-    GameSerializer,
-    HintSerializer,
-    HistoryEntrySerializer,
     MoveInput,
     NewGameInput,
     PageQuery,
     ReplayQuery,
-    ReplaySerializer,
-    StatsSerializer,
     VariantSerializer,
 )
-from web.errors import ApiError, ApiErrorSerializer
+from web.errors import ApiError, ApiErrorBody
 
 if TYPE_CHECKING:
     pass
@@ -83,7 +78,7 @@ class GameListView(APIView):
         summary="Your games, newest first",
         operation_id="games_list",
         parameters=[GameFilter, PageQuery],
-        responses={200: GamePageSerializer, 400: ApiErrorSerializer, 404: ApiErrorSerializer},
+        responses={200: GamePage, 400: ApiErrorBody, 404: ApiErrorBody},
     )
     def get(self, request: Request) -> Response:
         filters = valid(GameFilter, request.query_params)
@@ -99,7 +94,7 @@ class GameListView(APIView):
         "with winnable: true)",
         operation_id="games_create",
         request=NewGameInput,
-        responses={201: GameSerializer, **ERRORS, 503: ApiErrorSerializer},
+        responses={201: Game, **ERRORS, 503: ApiErrorBody},
     )
     def post(self, request: Request) -> Response:
         def action() -> Response:
@@ -122,7 +117,7 @@ class GameDetailView(APIView):
     @extend_schema(
         summary="One of your games: the board as you see it and the legal moves",
         operation_id="games_retrieve",
-        responses={200: GameSerializer, 404: ApiErrorSerializer},
+        responses={200: Game, 404: ApiErrorBody},
     )
     def get(self, request: Request, game_id: int) -> Response:
         return Response(
@@ -134,7 +129,7 @@ class GameMovesView(APIView):
     @extend_schema(
         summary="The game's whole history",
         operation_id="games_moves_list",
-        responses={200: HistoryEntrySerializer(many=True), 404: ApiErrorSerializer},
+        responses={200: list[HistoryEntry], 404: ApiErrorBody},
     )
     def get(self, request: Request, game_id: int) -> Response:
         return Response(play_selectors.history(play_selectors.own_game(request.user, game_id)))
@@ -143,7 +138,7 @@ class GameMovesView(APIView):
         summary="Make a move (validated by the rules engine)",
         operation_id="games_moves_create",
         request=MoveInput,
-        responses={201: GameSerializer, **ERRORS},
+        responses={201: Game, **ERRORS},
     )
     def post(self, request: Request, game_id: int) -> Response:
         def action() -> Response:
@@ -190,7 +185,7 @@ class GameUndoView(GameActionView):
         summary="Take back the last move (casual games), recorded in the history",
         operation_id="games_undo",
         request=ActionInput,
-        responses={200: GameSerializer, **ERRORS},
+        responses={200: Game, **ERRORS},
     )
     def post(self, request: Request, game_id: int) -> Response:
         return super().post(request, game_id)
@@ -203,7 +198,7 @@ class GameResignView(GameActionView):
         summary="Give up the game",
         operation_id="games_resign",
         request=ActionInput,
-        responses={200: GameSerializer, **ERRORS},
+        responses={200: Game, **ERRORS},
     )
     def post(self, request: Request, game_id: int) -> Response:
         return super().post(request, game_id)
@@ -216,7 +211,7 @@ class GameHintView(GameActionView):
         summary="Suggest a move (casual games); the game counts its hints",
         operation_id="games_hint",
         request=ActionInput,
-        responses={200: HintSerializer, **ERRORS},
+        responses={200: Hint, **ERRORS},
     )
     def post(self, request: Request, game_id: int) -> Response:
         # The search runs first, outside every transaction (respond_once holds one for an
@@ -254,7 +249,7 @@ class GameReplayView(APIView):
         summary="The board at a step of the history",
         operation_id="games_replay",
         parameters=[ReplayQuery],
-        responses={200: ReplaySerializer, 400: ApiErrorSerializer, 404: ApiErrorSerializer},
+        responses={200: Replay, 400: ApiErrorBody, 404: ApiErrorBody},
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = play_selectors.own_game(request.user, game_id)
@@ -266,7 +261,7 @@ class StatsView(APIView):
     @extend_schema(
         summary="Your results per game",
         operation_id="me_stats",
-        responses=StatsSerializer(many=True),
+        responses={200: list[Stats]},
     )
     def get(self, request: Request) -> Response:
         return Response(play_selectors.player_stats(request.user))

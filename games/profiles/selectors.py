@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
@@ -26,6 +25,7 @@ from games.daily.leaderboards import (
     daily_streaks,
 )
 from games.models import Game
+from games.profiles import responses
 from games.rules import VARIANTS
 
 RECENT_RESULTS = 20
@@ -38,7 +38,7 @@ def public_player(username: str) -> AbstractBaseUser | None:
     return get_user_model().objects.filter(username=username, is_active=True).first()
 
 
-def player_profile(player: AbstractBaseUser) -> dict[str, Any]:
+def player_profile(player: AbstractBaseUser) -> responses.PlayerProfile:
     """What anyone may see of a player: their public competition, the daily challenges as the
     leaderboards count them (finished, not excluded). Nothing of casual games, no seed, no
     game id, no board. Three queries (stats, streaks, recent results), whatever the history."""
@@ -58,7 +58,7 @@ def _public_attempts(player: AbstractBaseUser) -> QuerySet[Game]:
     ).exclude(status=Game.Status.PLAYING)
 
 
-def _public_daily_stats(player: AbstractBaseUser) -> list[dict[str, Any]]:
+def _public_daily_stats(player: AbstractBaseUser) -> list[responses.PlayerDailyStats]:
     won = Q(status=Game.Status.WON)
     rows = {
         row["daily__variant"]: row
@@ -73,7 +73,7 @@ def _public_daily_stats(player: AbstractBaseUser) -> list[dict[str, Any]]:
             best_time=Min("duration", filter=won),
         )
     }
-    stats = []
+    stats: list[responses.PlayerDailyStats] = []
     for slug, variant in VARIANTS.items():
         row = rows.get(slug, {"played": 0, "wins": 0, "best_moves": None, "best_time": None})
         stats.append(
@@ -118,7 +118,7 @@ def _rank_on_its_board() -> Expression:
     return Coalesce(Subquery(ahead), 0) + 1
 
 
-def _public_recent(player: AbstractBaseUser) -> list[dict[str, Any]]:
+def _public_recent(player: AbstractBaseUser) -> list[responses.PlayerResult]:
     """The last results, newest day first, each with its rank on the day's leaderboard."""
     rows = (
         _with_ranking_keys(_public_attempts(player))

@@ -11,10 +11,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.profiles import selectors as profiles
-from games.serializers import (
-    PlayerProfileSerializer,
-)
-from web.errors import ApiError, ApiErrorSerializer
+from games.profiles.responses import PlayerProfile
+from web.errors import ApiError, ApiErrorBody
 
 if TYPE_CHECKING:
     pass
@@ -26,7 +24,7 @@ class PlayerProfileView(APIView):
     @extend_schema(
         summary="A player's public profile: daily challenge results, streaks, recent results",
         operation_id="players_retrieve",
-        responses={200: PlayerProfileSerializer, 404: ApiErrorSerializer},
+        responses={200: PlayerProfile, 404: ApiErrorBody},
     )
     def get(self, request: Request, username: str) -> Response:
         player = profiles.public_player(username)

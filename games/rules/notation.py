@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import CODE, parse_card, parse_rank, rank_char
 from .errors import IllegalMove, NotationError
+from .shapes import FullState, PlayerView
 from .shuffle import check_seed
 from .state import DEAL, Move, Pile, State
 
@@ -15,12 +16,12 @@ if TYPE_CHECKING:
 JSON = dict[str, Any]
 
 
-def state_to_json(variant: Variant, state: State) -> JSON:
+def state_to_json(variant: Variant, state: State) -> FullState:
     """The full state, hidden cards included: for storage and staff, never for players."""
     return _state_json(variant, state, state.seed, hide=False)
 
 
-def player_view(variant: Variant, state: State, *, reveal_seed: bool = False) -> JSON:
+def player_view(variant: Variant, state: State, *, reveal_seed: bool = False) -> PlayerView:
     """The state as a player may see it: every face-down card (the whole stock) is ``None``.
 
     ``reveal_seed`` is for seeds the player may know (their own chosen deal, a finished game).
@@ -28,7 +29,8 @@ def player_view(variant: Variant, state: State, *, reveal_seed: bool = False) ->
     return _state_json(variant, state, state.seed if reveal_seed else None, hide=True)
 
 
-def _state_json(variant: Variant, state: State, seed: int | None, *, hide: bool) -> JSON:
+def _state_json(variant: Variant, state: State, seed: int | None, *, hide: bool) -> Any:
+    """A ``FullState``, or (``hide``) a ``PlayerView``."""
     piles = {}
     for pile_id, pile in zip(variant.pile_ids, state.piles, strict=True):
         hidden = pile.face_down if hide else 0

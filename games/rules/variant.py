@@ -17,6 +17,7 @@ from . import hints, notation, replay
 from .building import Build
 from .cards import CODE, RANK, RANK_NAMES, card_name, new_deck, rank_char
 from .errors import IllegalMove
+from .shapes import FullState, PlayerView
 from .shuffle import DEAL_VERSION, shuffled
 from .state import DEAL, Event, Move, Pile, State
 from .table import Table
@@ -172,13 +173,13 @@ class Variant:
         """The state after ``step`` moves of a history (all when None); see ``replay.replay``."""
         return replay.replay(self, seed, moves, step)
 
-    def state_to_json(self, state: State) -> dict[str, Any]:
+    def state_to_json(self, state: State) -> FullState:
         return notation.state_to_json(self, state)
 
     def state_from_json(self, data: Any) -> State:
         return notation.state_from_json(self, data)
 
-    def player_view(self, state: State, *, reveal_seed: bool = False) -> dict[str, Any]:
+    def player_view(self, state: State, *, reveal_seed: bool = False) -> PlayerView:
         return notation.player_view(self, state, reveal_seed=reveal_seed)
 
     move_from_json = staticmethod(notation.move_from_json)

@@ -1,0 +1,133 @@
+"""The daily challenges API's answers, as ``games.daily.selectors`` and
+``games.daily.leaderboards`` build them (TypedDicts: the OpenAPI schema reads them,
+``web.schema``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
+
+from games.rules.shapes import FullState
+from web.schema import IsoDate, Time
+
+
+class AttemptSummary(TypedDict):
+    game_id: int
+    status: str
+    cards_home: int
+    moves: int
+    rank: int | None
+
+
+class DailyChallenge(TypedDict):
+    variant: str
+    name: str
+    seed: Annotated[int | None, "Null until the day has closed."]
+    attempts: int
+    can_attempt: bool
+    your_attempt: AttemptSummary | None
+    ready: Annotated[
+        bool,
+        "Prepared: false while the solver is still proving the day's deal winnable (starting "
+        "it then answers 503 daily_not_ready).",
+    ]
+    proven_winnable: Annotated[
+        bool,
+        "The solver has proven the deal winnable (every prepared daily deal is, unless the "
+        "solver ran out of budget on every candidate, or staff kept a seed of theirs that is "
+        "not).",
+    ]
+    difficulty: Annotated[
+        Literal["easy", "medium", "hard", "expert"] | None,
+        "How much search the solver needed to find a win (games/solver/difficulty.py); null "
+        "when not proven winnable.",
+    ]
+    solution_available: Annotated[
+        bool,
+        "The day has closed and GET /api/daily/{date}/{game}/solution/ shows how the deal "
+        "could be won.",
+    ]
+
+
+class Streak(TypedDict):
+    current: int
+    best: int
+
+
+class Streaks(TypedDict):
+    overall: Streak
+    by_variant: dict[str, Streak]
+
+
+class DailyOverview(TypedDict):
+    date: IsoDate
+    today: IsoDate
+    open: bool
+    closes_at: Time
+    challenges: list[DailyChallenge]
+    streaks: Streaks | None
+
+
+class SolverFigures(TypedDict):
+    positions: int | None
+    seconds: float | None
+
+
+class DailySolution(TypedDict):
+    """How a closed day's deal could be won: the solver's winning line from the deal."""
+
+    date: IsoDate
+    variant: str
+    seed: int
+    moves: Annotated[list[dict[str, Any]], "The winning line, in the moves' JSON."]
+    length: Annotated[int, "How many moves the line has."]
+    solver: Annotated[SolverFigures, "What the solver searched to find it."]
+    step: NotRequired[Annotated[int, "With ?step=N only: N."]]
+    state: NotRequired[
+        Annotated[FullState, "With ?step=N only: the board after N moves, every card shown."]
+    ]
+    events: NotRequired[
+        Annotated[list[dict[str, Any]], "With ?step=N only: the automatic effects of move N."]
+    ]
+
+
+class AttemptResult(TypedDict):
+    """How a ranked attempt did, as the leaderboards show it (``leaderboards._result``)."""
+
+    status: str
+    won: bool
+    cards_home: int
+    moves: int
+    time_seconds: float
+
+
+class LeaderboardEntry(AttemptResult):
+    rank: int
+    user: str
+
+
+class DailyLeaderboard(TypedDict):
+    date: IsoDate
+    variant: str
+    count: int
+    page: int
+    pages: int
+    results: list[LeaderboardEntry]
+    me: LeaderboardEntry | None
+
+
+class AlltimeEntry(TypedDict):
+    rank: int
+    user: str
+    played: int
+    wins: int
+    win_rate: float
+    best_time_seconds: float | None
+
+
+class AlltimeLeaderboard(TypedDict):
+    variant: str
+    min_games: int
+    count: int
+    page: int
+    pages: int
+    results: list[AlltimeEntry]

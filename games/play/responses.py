@@ -1,0 +1,107 @@
+"""The games API's answers, as ``games.play.selectors`` and ``games.play.hints`` build them
+(TypedDicts: the OpenAPI schema reads them, ``web.schema``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
+
+from drf_spectacular.types import OpenApiTypes
+
+from games.models import VARIANT_CHOICES
+from games.models import Game as GameRow
+from games.rules.shapes import PlayerView
+from web.schema import IsoDate, OneOf, Time
+
+Link = Annotated[str, OpenApiTypes.URI]
+
+
+class Counts(TypedDict):
+    moves: int
+    undos: int
+    hints: int
+
+
+class GameSummary(TypedDict):
+    id: int
+    variant: Annotated[str, OneOf(VARIANT_CHOICES)]
+    seed: Annotated[int | None, "Null until the game is over, unless the player chose it."]
+    status: Annotated[str, OneOf(GameRow.Status.choices)]
+    move_number: Annotated[int, "History entries so far: the version."]
+    ranked: bool
+    daily: Annotated[IsoDate | None, "The daily challenge's day, if any."]
+    winnable: Annotated[
+        bool, "Dealt from the deals the solver has proven winnable: this deal can be won."
+    ]
+    counts: Counts
+    created_at: Time
+    last_move_at: Time | None
+    finished_at: Time | None
+
+
+class Game(GameSummary):
+    state: PlayerView
+    legal_moves: list[dict[str, Any]]
+    can_undo: Annotated[
+        bool,
+        "Whether POST undo/ would be accepted now: casual games only, and never for a move "
+        "that turned up or dealt hidden cards.",
+    ]
+    events: NotRequired[Annotated[list[dict[str, Any]], "After an action only."]]
+
+
+class GamePage(TypedDict):
+    """A page of games, as DRF's ``PageNumberPagination`` writes it."""
+
+    count: Annotated[int, "Games in all pages."]
+    next: Link | None
+    previous: Link | None
+    results: list[GameSummary]
+
+
+class HistoryEntry(TypedDict):
+    number: int
+    move: dict[str, Any]
+    events: list[dict[str, Any]]
+    received_at: Time
+
+
+class Replay(TypedDict):
+    game_id: int
+    step: int
+    move_number: int
+    state: PlayerView
+
+
+class Stats(TypedDict):
+    variant: str
+    played: int
+    won: int
+    win_rate: float | None
+    best_moves: int | None
+    best_time_seconds: float | None
+    current_streak: int
+    best_streak: int
+
+
+class Hint(TypedDict):
+    move: Annotated[
+        dict[str, Any] | None,
+        "A legal move to try; null when none leads anywhere new, or when the position is lost "
+        "(no move can help then).",
+    ]
+    message: Annotated[
+        str, 'The hint in words; for a lost position "This position can no longer be won."'
+    ]
+    source: Annotated[
+        Literal["solver", "heuristic"],
+        "solver: the move starts a win the solver found (where cards are hidden: in most of a "
+        "few deals that fit what the player sees), or the position is proven lost; heuristic: "
+        "the engine's rule-of-thumb choice (the solver found nothing in time).",
+    ]
+    lost: Annotated[
+        bool,
+        "True when the solver proved that no sequence of moves wins from here (only on a "
+        "board with no card face down); then move is null.",
+    ]
+    move_number: Annotated[int, "The game's version it was asked of."]
+    hints: Annotated[int, "Hints given in this game so far."]

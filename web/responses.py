@@ -1,0 +1,24 @@
+"""The error body every error answer has (``web.errors.error_body`` builds it), for the
+schema (``web.schema``). ``web.errors`` also names it ``ApiErrorBody``: ``ApiError`` there is
+the exception."""
+
+from __future__ import annotations
+
+from typing import Annotated, NotRequired, TypedDict
+
+
+class ApiErrorDetail(TypedDict):
+    """A stable ``code`` to branch on and a ``message`` for people; a refusal may add
+    members of its own."""
+
+    code: str
+    message: str
+    fields: NotRequired[
+        Annotated[dict[str, list[str]], "Validation errors only: the messages for each field."]
+    ]
+
+
+class ApiError(TypedDict):
+    """The body of every error answer (web.errors)."""
+
+    error: ApiErrorDetail
