@@ -7,14 +7,9 @@ from typing import TYPE_CHECKING, Any
 from rest_framework.request import Request
 
 from games.play import selectors as play_selectors
+from games.play.serializers import ActionInput, MoveInput, valid_without_serializer
 from games.rules import VARIANTS
-from games.serializers import (
-    UNKNOWN_VARIANT_MESSAGE,
-    ActionInput,
-    MoveInput,
-    ReplayQuery,
-    valid_without_serializer,
-)
+from games.serializers import UNKNOWN_VARIANT_MESSAGE, ReplayQuery
 from web.errors import ApiError, ApiErrorBody
 
 if TYPE_CHECKING:

@@ -20,15 +20,11 @@ from games.daily.responses import (
     DailyOverview,
     DailySolution,
 )
+from games.daily.serializers import DAY_MESSAGE, DailyQuery
 from games.inputs import ERRORS, known_variant, valid
 from games.play.idempotency import respond_once
 from games.play.responses import Game
-from games.serializers import (
-    DAY_MESSAGE,
-    DailyQuery,
-    PageQuery,
-    ReplayQuery,
-)
+from games.serializers import PageQuery, ReplayQuery
 from web.errors import ApiError, ApiErrorBody
 
 if TYPE_CHECKING:

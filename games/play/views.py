@@ -23,15 +23,8 @@ from games.play import selectors as play_selectors
 from games.play import services as play_services
 from games.play.idempotency import already_answered, respond_once
 from games.play.responses import Game, GamePage, Hint, HistoryEntry, Replay, Stats
-from games.serializers import (
-    ActionInput,
-    GameFilter,
-    MoveInput,
-    NewGameInput,
-    PageQuery,
-    ReplayQuery,
-    VariantSerializer,
-)
+from games.play.serializers import ActionInput, GameFilter, MoveInput, NewGameInput
+from games.serializers import PageQuery, ReplayQuery, VariantSerializer
 from web.errors import ApiError, ApiErrorBody
 
 if TYPE_CHECKING:

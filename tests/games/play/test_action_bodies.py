@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.serializers import ActionInput, MoveInput, valid_without_serializer
+from games.play.serializers import ActionInput, MoveInput, valid_without_serializer
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),

@@ -1,0 +1,17 @@
+"""The daily challenges API's query (shared query fields: ``games.serializers``)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from games.serializers import QueryDay
+
+DAY_MESSAGE = "A day is a date of the calendar, written YYYY-MM-DD."
+
+
+class DailyQuery(serializers.Serializer):
+    date = QueryDay(
+        required=False,
+        help_text="A UTC day; today by default.",
+        error_messages={"invalid": DAY_MESSAGE},
+    )

@@ -1,0 +1,116 @@
+"""The games API's request bodies and its games list's filter (shared query fields:
+``games.serializers``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+from rest_framework.utils import json as drf_json
+
+from games.models import Game
+from games.play.selectors import FINISHED
+from games.rules import MAX_SEED
+from games.serializers import variant_field, whole_number
+from web.errors import KnownFieldsOnly
+
+#: As games.play.services.create_game says it.
+SEED_MESSAGE = f"A deal number is a whole number from 0 to {MAX_SEED}."
+MOVE_NUMBER_MESSAGE = "The game's move number as you last saw it: a whole number from 0 up."
+
+
+def expected_move_number() -> serializers.IntegerField:
+    return serializers.IntegerField(
+        min_value=0,
+        required=False,
+        allow_null=True,
+        error_messages=whole_number(MOVE_NUMBER_MESSAGE),
+    )
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """true or false, as JSON writes them: DRF's BooleanField also reads "yes", 1 and "off"."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
+class NewGameInput(KnownFieldsOnly):
+    #: A chosen deal number and a winnable deal exclude each other (400 winnable_with_seed).
+    schema_extra = {
+        "not": {
+            "required": ["seed", "winnable"],
+            "properties": {"seed": {"type": "integer"}, "winnable": {"enum": [True]}},
+        }
+    }
+    variant = variant_field()
+    seed = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_SEED,
+        required=False,
+        allow_null=True,
+        error_messages=whole_number(SEED_MESSAGE),
+    )
+    winnable = StrictBooleanField(
+        required=False,
+        default=False,
+        help_text="true: a random deal the solver has proven winnable (not with a seed). "
+        "503 no_winnable_deal when none is ready: try again shortly, or play any deal.",
+        error_messages={"invalid": "Send true or false."},
+    )
+
+
+class MoveInput(KnownFieldsOnly):
+    move = serializers.JSONField(
+        help_text='{"type": "move", "from": ..., "to": ..., "count": n} or {"type": "deal"}'
+    )
+    expected_move_number = expected_move_number()
+
+
+class ActionInput(KnownFieldsOnly):
+    expected_move_number = expected_move_number()
+
+
+def valid_without_serializer(
+    serializer_class: type[KnownFieldsOnly], data: Any
+) -> dict[str, Any] | None:
+    """``data`` as ``MoveInput`` or ``ActionInput`` would validate it, when it is written as
+    clients write it: an object of the serializer's own members only (``move`` not null), and
+    ``expected_move_number`` absent, null or a whole number from 0 up. None for anything else,
+    which the serializer then reads and refuses in its own words.
+
+    Every move and action passes here: building a DRF serializer and its fields cost more
+    server time than the rules engine's whole turn (``bench/README.md``)."""
+    if not isinstance(data, dict) or not data.keys() <= _ACTION_MEMBERS[serializer_class]:
+        return None
+    if serializer_class is MoveInput:
+        if data.get("move") is None:
+            return None  # missing, or null: refused
+        try:
+            # The serializer's own check: a number too big for a float (1e999) is read as
+            # Infinity, which is not JSON.
+            drf_json.dumps(data["move"])
+        except (TypeError, ValueError):
+            return None
+    number = data.get("expected_move_number")
+    if number is not None and (type(number) is not int or number < 0):
+        return None  # a bool, a float, a string of digits: the serializer's call
+    return data
+
+
+_ACTION_MEMBERS: dict[type, frozenset[str]] = {
+    MoveInput: frozenset(("move", "expected_move_number")),
+    ActionInput: frozenset(("expected_move_number",)),
+}
+
+
+class GameFilter(serializers.Serializer):
+    status = serializers.ChoiceField(
+        choices=[*Game.Status.choices, (FINISHED, "Finished (any status but playing)")],
+        required=False,
+        help_text=f"A status, or `{FINISHED}` for every game that is over (won, lost, resigned, "
+        "closed).",
+    )
+    variant = variant_field(required=False)
