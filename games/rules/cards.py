@@ -58,3 +58,19 @@ def card_label(card: int) -> str:
 def new_deck(decks: int = 1) -> list[int]:
     """Unshuffled order: per deck, clubs, diamonds, hearts, spades, each Ace to King."""
     return [card for _ in range(decks) for card in range(52)]
+
+
+def card_words() -> dict[str, dict[str, dict[str, object]]]:
+    """Every rank's and suit's words and signs, by code letter, for the pages (which name
+    cards exactly as the engine does): {"ranks": {"T": {"name": "Ten", "label": "10"}, ...},
+    "suits": {"H": {"name": "hearts", "symbol": "♥", "red": True}, ...}}."""
+    return {
+        "ranks": {
+            char: {"name": RANK_NAMES[rank], "label": RANK_LABELS[rank]}
+            for rank, char in enumerate(RANK_CHARS, start=1)
+        },
+        "suits": {
+            char: {"name": SUIT_NAMES[suit], "symbol": SUIT_SYMBOLS[suit], "red": char in "DH"}
+            for suit, char in enumerate(SUIT_CHARS)
+        },
+    }

@@ -1,32 +1,16 @@
 // Playing cards drawn with CSS: a code such as "QH" (rank then suit, shared/RULES.md) becomes
 // a .card element; null becomes a face-down card that carries no code at all.
 
-// U+FE0E asks for the text form of ♥ and ♦, which some systems would draw as emoji.
-export const SUITS = {
-  C: { name: "clubs", symbol: "\u2663\uFE0E", red: false },
-  D: { name: "diamonds", symbol: "\u2666\uFE0E", red: true },
-  H: { name: "hearts", symbol: "\u2665\uFE0E", red: true },
-  S: { name: "spades", symbol: "\u2660\uFE0E", red: false },
-};
+// The ranks' and suits' words come from the engine (games/rules/cards.py, put in every page by
+// base.html), so the page names a card exactly as the engine's refusals and hints do ("Ten of
+// diamonds"). A rank's `label` is what the card's face shows.
+const WORDS = JSON.parse(document.getElementById("card-words").textContent);
+export const RANKS = WORDS.ranks;
 
-// `name` is the engine's word for the rank (games/rules/cards.py RANK_NAMES), so the page names a
-// card exactly as the engine's refusals and hints do ("Ten of diamonds"); `label` is what the
-// card's face shows.
-export const RANKS = {
-  A: { name: "Ace", label: "A" },
-  2: { name: "Two", label: "2" },
-  3: { name: "Three", label: "3" },
-  4: { name: "Four", label: "4" },
-  5: { name: "Five", label: "5" },
-  6: { name: "Six", label: "6" },
-  7: { name: "Seven", label: "7" },
-  8: { name: "Eight", label: "8" },
-  9: { name: "Nine", label: "9" },
-  T: { name: "Ten", label: "10" },
-  J: { name: "Jack", label: "J" },
-  Q: { name: "Queen", label: "Q" },
-  K: { name: "King", label: "K" },
-};
+// U+FE0E asks for the text form of ♥ and ♦, which some systems would draw as emoji.
+export const SUITS = Object.fromEntries(
+  Object.entries(WORDS.suits).map(([code, suit]) => [code, { ...suit, symbol: `${suit.symbol}\uFE0E` }]),
+);
 
 export const isRed = (code) => Boolean(code && SUITS[code[1]]?.red);
 

@@ -3,8 +3,9 @@
 
 import { api, canPlayAgain, pageAccount, playAgain, socket, startGame } from "./api.js";
 import { fitFans, pileInSentence, renderBoard } from "./board.js";
-import { cardName, rankName } from "./cards.js";
+import { SUITS, rankName } from "./cards.js";
 import { attachInput } from "./input.js";
+import { cardsWords, moveSummary, undoSummary } from "./narration.js";
 import { keepFocus } from "./roving.js";
 import { copyLinkButton, dayName, dealLink, duration, headerSignedOut, liveText, serverNow } from "./ui.js";
 
@@ -41,7 +42,7 @@ const CLOSED_SAYS = {
 
 const OUTCOMES = { won: "You won", lost: "No moves left", resigned: "Resigned", closed: "Day closed" };
 const NOTES = {
-  run_removed: (e) => `A run of ${{ C: "clubs", D: "diamonds", H: "hearts", S: "spades" }[e.suit] ?? e.suit} went to the discard.`,
+  run_removed: (e) => `A run of ${SUITS[e.suit]?.name ?? e.suit} went to the discard.`,
   base_rank_set: (e) => `The foundations start at ${rankName(e.rank)}.`,
   undone: () => "Move taken back.",
   day_closed: () => "The day closed at midnight UTC: your attempt stands as it was left.",
@@ -52,19 +53,19 @@ const NOTES = {
 // when the player picks up or puts back a card, and "the server cannot be reached"
 // ("connection") then too, and when the server sends the game again. Anything else stays until
 // the next action.
-let fleeting = null;
+let messageOutdatedBy = null;
 
 // #message and #announce are live regions: liveText makes a repeated message heard again (the
 // same refusal twice).
 function say(text, kind = "error", until = null) {
   liveText(message, text || "");
   message.dataset.kind = kind;
-  fleeting = text ? until : null;
+  messageOutdatedBy = text ? until : null;
 }
 
 /** Clear #message if what it says no longer holds after `change` ("board" or "action"). */
 function outdated(change) {
-  if (CLEARED_BY[change].includes(fleeting)) say("", "info");
+  if (CLEARED_BY[change].includes(messageOutdatedBy)) say("", "info");
 }
 
 // What each change makes outdated: a new board all of it; a new action a refusal or the server
@@ -87,7 +88,7 @@ function whenSignedOut() {
   announce("");
   liveText(message, `${signedOut} `, link);
   message.dataset.kind = "error";
-  fleeting = null;
+  messageOutdatedBy = null;
   headerSignedOut();
   input.reset(); // put back a card picked up
   if (game) show(game, { force: true });
@@ -326,115 +327,6 @@ async function refused(error) {
   if (game) show(game, { force: true });
 }
 
-/** What a move did, in words, for screen readers: the cards moved (named from the board they
- * were moved on, where they were face up), the stock dealt, and cards it turned up or dealt. The
- * visible notes (a run removed, the base rank) are #message's, a live region of its own. */
-const capitalised = (text) => text.charAt(0).toUpperCase() + text.slice(1);
-
-/** "Seven of clubs", "Four of clubs and Nine of hearts", "Two of clubs, Four of clubs and Nine of hearts". */
-function cardList(codes) {
-  const names = codes.map(cardName);
-  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names.join("");
-}
-
-/** The cards a deal put where the player sees them, as [pile id, codes] in the board's order: on
- * each pile the face-up cards on top that it did not hold before (the last dealt on top). A dealt
- * card that finished a run (Grounds for Divorce) went on with it to the discard, whose new cards
- * are those runs in the order they went: it is its run's last card, the one the discard shows. */
-function dealtCards(before, next) {
-  const was = (id) => before.state.piles[id]?.cards ?? [];
-  const runs = (next.events ?? []).filter((e) => e.type === "run_removed");
-  const discard = next.state.piles.discard?.cards ?? [];
-  const runCards = discard.slice(was("discard").length);
-  const runSize = runs.length ? runCards.length / runs.length : 0;
-  const landed = [];
-  for (const [id, pile] of Object.entries(next.state.piles)) {
-    if (id === "stock" || id === "discard") continue;
-    const run = runs.findIndex((e) => e.pile === id);
-    const fresh =
-      run >= 0
-        ? [runCards[(run + 1) * runSize - 1]]
-        : pile.cards.length > was(id).length && was(id).every((code, i) => code === pile.cards[i])
-          ? pile.cards.slice(was(id).length)
-          : [];
-    const seen = fresh.filter(Boolean); // face up: a face-down card has no code on the page
-    if (seen.length) landed.push([id, seen]);
-  }
-  return landed;
-}
-
-/** "the Queen of hearts", "the Queen of hearts and the card on it", "… and the 3 cards on it". */
-function cardsWords(code, count) {
-  const others = count > 1 ? ` and the ${count === 2 ? "card" : `${count - 1} cards`} on it` : "";
-  return `the ${cardName(code)}${others}`;
-}
-
-function moveSummary(move, before, next) {
-  const name = (id) => pileInSentence(id, variant);
-  const parts = [];
-  if (move.type === "deal") {
-    // "Dealt from the stock: Seven of clubs to tableau pile 1, Two of hearts to tableau pile 2.",
-    // "Dealt from the stock: Four of clubs, Nine of hearts and Jack of spades to the waste."
-    const landed = dealtCards(before, next).map(([id, codes]) => `${cardList(codes)} to ${name(id)}`);
-    parts.push(landed.length ? `Dealt from the stock: ${landed.join(", ")}.` : "Dealt from the stock.");
-  } else {
-    const count = move.count ?? 1;
-    const moved = before.state.piles[move.from]?.cards.at(-count);
-    parts.push(`Moved ${cardsWords(moved, count)} from ${name(move.from)} to ${name(move.to)}.`);
-  }
-  for (const event of next.events ?? []) {
-    if (event.type === "turned_up") parts.push(`${cardName(event.card)} turned up on ${name(event.pile)}.`);
-    if (event.type === "pile_filled") parts.push(`${capitalised(name(event.pile))} refilled with the ${cardName(event.card)}.`);
-  }
-  return parts.join(" ");
-}
-
-const sameCards = (a, b) => a.length === b.length && a.every((code, i) => code === b[i]);
-
-/** What an undo took back, in words: "The Queen of hearts went back from foundation 1 to tableau
- * pile 2." The page sees two versions, not the move, so it finds the move that leads from the one
- * now shown to the one before: a legal move now (it was legal before the move taken back), whose
- * cards are on top of their pile now and were, before the undo, on its target (or had gone on to
- * the discard with a run they finished), their pile then holding the cards below (or a card that
- * refilled it, now back where it came from). "" when no move fits. */
-function undoSummary(before, next) {
-  const name = (id) => pileInSentence(id, variant);
-  const was = (id) => before.state.piles[id]?.cards ?? [];
-  const now = (id) => next.state.piles[id]?.cards ?? [];
-  for (const { type, from, to, count } of next.legal_moves ?? []) {
-    if (type !== "move") continue;
-    const moved = now(from).slice(-count);
-    if (moved.length !== count || !moved.every(Boolean)) continue;
-    const below = now(from).slice(0, -count);
-    // A pile the move emptied took a card at once (Blondes and Brunettes, from the waste).
-    const filler = !below.length && was(from).length === 1 ? was(from)[0] : null;
-    const feeder = filler
-      ? Object.keys(next.state.piles).find(
-          (id) => id !== from && id !== to && now(id).at(-1) === filler && sameCards(now(id).slice(0, -1), was(id)),
-        )
-      : null;
-    if (!sameCards(was(from), below) && !feeder) continue;
-    const landed = [...now(to), ...moved]; // the target just after the move
-    const run = landed.slice(was(to).length); // what went on to the discard, when not all stayed
-    const discard = was("discard");
-    const toDiscard =
-      !sameCards(landed, was(to)) &&
-      sameCards(landed.slice(0, was(to).length), was(to)) &&
-      sameCards(discard.slice(-run.length), run) &&
-      sameCards(now("discard"), discard.slice(0, -run.length));
-    if (!sameCards(landed, was(to)) && !toDiscard) continue;
-    const what = capitalised(cardsWords(moved[0], count));
-    const parts = [
-      toDiscard
-        ? `${what} went back from the discard to ${name(from)}${run.length > count ? `, the rest of its run to ${name(to)}` : ""}.`
-        : `${what} went back from ${name(to)} to ${name(from)}.`,
-    ];
-    if (feeder) parts.push(`The ${cardName(filler)} went back to ${name(feeder)}.`);
-    return parts.join(" ");
-  }
-  return "";
-}
-
 /** Why an action cannot apply to the game as shown now, in words, or null when it can. The
  * page knows this from the game the server sent (its status, ranked, can_undo), so it says so
  * itself rather than send a request the server would refuse. */
@@ -551,8 +443,8 @@ function askHint() {
 }
 
 const playMove = (move) =>
-  act(`/api/games/${gameId}/moves/`, { move }, notOver, { summary: (fields, before, next) => moveSummary(fields.move, before, next) });
-const undo = () => act(`/api/games/${gameId}/undo/`, {}, undoRefusal, { summary: (fields, before, next) => undoSummary(before, next) });
+  act(`/api/games/${gameId}/moves/`, { move }, notOver, { summary: (fields, before, next) => moveSummary(fields.move, before, next, variant) });
+const undo = () => act(`/api/games/${gameId}/undo/`, {}, undoRefusal, { summary: (fields, before, next) => undoSummary(before, next, variant) });
 
 // -- Finish: the cards that can go home, one move at a time ------------------------------------
 
