@@ -37,15 +37,20 @@ pytestmark = [
 SERVER_APP = f"patience-outage-{os.getpid()}"
 
 
-def terminate_server_connections(settings_dict: dict) -> int:
-    """``pg_terminate_backend`` on every connection the test's server holds; how many."""
-    with psycopg.connect(
+def admin_connection(settings_dict: dict) -> psycopg.Connection:
+    """A connection of the test's own to the server's PostgreSQL, outside any pool."""
+    return psycopg.connect(
         host=settings_dict.get("HOST") or "127.0.0.1",
         port=settings_dict.get("PORT") or 5432,
         user=settings_dict.get("USER") or "postgres",
         dbname="postgres",
         autocommit=True,
-    ) as admin:
+    )
+
+
+def terminate_server_connections(settings_dict: dict) -> int:
+    """``pg_terminate_backend`` on every connection the test's server holds; how many."""
+    with admin_connection(settings_dict) as admin:
         rows = admin.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
             "WHERE application_name = %s AND datname = %s",
@@ -55,14 +60,7 @@ def terminate_server_connections(settings_dict: dict) -> int:
 
 
 def terminate(pid: int) -> None:
-    settings_dict = connection.settings_dict
-    with psycopg.connect(
-        host=settings_dict.get("HOST") or "127.0.0.1",
-        port=settings_dict.get("PORT") or 5432,
-        user=settings_dict.get("USER") or "postgres",
-        dbname="postgres",
-        autocommit=True,
-    ) as admin:
+    with admin_connection(connection.settings_dict) as admin:
         admin.execute("SELECT pg_terminate_backend(%s)", [pid])
 
 
