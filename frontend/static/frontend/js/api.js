@@ -64,7 +64,8 @@ const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * Idempotency-Key and is retried with the same key when the network fails, so the server acts
  * once however many times it arrives. `account` names the account the request is meant for
  * instead of the page's (the header's "Sign out" of the account the browser was signed in as
- * since: refused in turn if that has changed again). A 503 is retried like a network failure.
+ * since: refused in turn if that has changed again). A 503 `service_unavailable` (or a proxy's
+ * 503) is retried like a network failure.
  */
 export async function api(method, path, body, { idempotent = false, account = PAGE_ACCOUNT, onRetry = null } = {}) {
   method = method.toUpperCase();
@@ -98,6 +99,13 @@ export async function api(method, path, body, { idempotent = false, account = PA
       continue;
     }
     if (response.status !== 503 || !retries || unavailable >= 8) break; // a 503 beyond: its message
+    // Only "out of reach for a moment" is retried here; a 503 that says "not yet" (no winnable
+    // deal ready, the day's challenge still being prepared) is the player's to read at once.
+    const code = await response
+      .clone()
+      .json()
+      .then((data) => data?.error?.code, () => null);
+    if (code && code !== "service_unavailable") break;
     unavailable += 1;
     const asked = Number(response.headers.get("Retry-After")) * 1000;
     onRetry?.();
