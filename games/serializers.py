@@ -1,5 +1,5 @@
 """What the games API's features share to read requests: query fields (a whole number, a
-day, a game's slug), the replay step and page queries; and GET /api/variants/'s answer.
+day, a game's slug), the replay step and page queries.
 Each feature's own inputs are its ``serializers``; its answers, its ``responses``."""
 
 from __future__ import annotations
@@ -61,79 +61,6 @@ class ReplayQuery(serializers.Serializer):
         required=False,
         error_messages=whole_number("Choose a step: a whole number from 0 up."),
     )
-
-
-# -- GET /api/variants/'s answer (games.catalogue), for the OpenAPI schema -----------------
-# (Every other answer is declared once, as a TypedDict: each feature's ``responses``.)
-
-
-class OpeningSerializer(serializers.Serializer):
-    cards = serializers.IntegerField(help_text="Cards the opening deal puts on the pile.")
-    face_down = serializers.IntegerField(help_text="How many of them lie face down.")
-
-
-class VariantPileSerializer(serializers.Serializer):
-    id = serializers.CharField()
-    kind = serializers.CharField()
-    title = serializers.CharField(help_text='As a label names it: "Tableau pile 4", "Stock".')
-    name = serializers.CharField(
-        help_text='As a sentence names it: "tableau pile 4", "the 12 o\'clock foundation".'
-    )
-    label = serializers.CharField(
-        allow_null=True, help_text="What the table writes beside the pile (a clock's hour)."
-    )
-    complete_rank = serializers.CharField(
-        allow_null=True,
-        help_text="A foundation complete when this rank is on top; null: at 13 cards.",
-    )
-    opening = OpeningSerializer()
-
-
-class TableSlotSerializer(serializers.Serializer):
-    pile = serializers.CharField(required=False, help_text="A pile's id; absent for a spacer.")
-    span = serializers.FloatField(required=False, help_text="Width in card widths.")
-    show = serializers.IntegerField(required=False, help_text="Top cards a waste fans.")
-    gap = serializers.FloatField(required=False, help_text="A spacer's width in card widths.")
-
-
-class TableSizeSerializer(serializers.Serializer):
-    units = serializers.FloatField(required=False, help_text="Width in card widths.")
-    tall = serializers.FloatField(help_text="Height to keep in view, in card widths.")
-
-
-class TableRowSerializer(serializers.Serializer):
-    clock = serializers.BooleanField(help_text="Foundations round a dial, 12 o'clock first.")
-    tableau = serializers.BooleanField(help_text="Its piles fan down.")
-    justify = serializers.CharField(allow_null=True)
-    slots = TableSlotSerializer(many=True)
-    beside = TableSizeSerializer(
-        allow_null=True, help_text="A clock's table beside the tableau, on a wide board."
-    )
-    frame = TableSizeSerializer(
-        allow_null=True, help_text="A clock's table as a compact frame, on a narrow board."
-    )
-
-
-class TableSerializer(serializers.Serializer):
-    units = serializers.FloatField(help_text="The table's width in card widths.")
-    tall = serializers.FloatField(help_text="The height to keep in view, in card widths.")
-    rows = TableRowSerializer(many=True)
-
-
-class VariantSerializer(serializers.Serializer):
-    slug = serializers.CharField()
-    name = serializers.CharField()
-    description = serializers.CharField()
-    decks = serializers.IntegerField()
-    piles = VariantPileSerializer(many=True)
-    table = TableSerializer()
-    foundation_start = serializers.CharField(
-        allow_null=True, help_text='How an empty foundation starts: "ace", "base_rank" or null.'
-    )
-    foundation_start_rank = serializers.CharField(
-        allow_null=True, help_text="The rank every empty foundation takes, when fixed."
-    )
-    chooses_base_rank_on_first_foundation_move = serializers.BooleanField()
 
 
 class PageQuery(serializers.Serializer):
