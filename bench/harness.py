@@ -7,13 +7,14 @@ they cannot pick up a different database than the server's.
 
 - ``prepare_database(env, players)`` creates the database named by ``env["DATABASE_URL"]`` if
   missing, migrates and flushes it, and returns one API token per player (users ``bench-000``,
-  ``bench-001``, ...).
+  ``bench-001``, ..., written in bulk).
 - ``running_server(workers, env)`` starts ``python -m web.serve --workers N`` (as the
   README's production recipe: each worker on a listening socket of its own) on a free port of
   127.0.0.1, waits for ``GET /api/health/``, and stops its whole process group at the end,
   whatever happens (SIGTERM, then SIGKILL after a grace period). ``shared_socket=True`` starts
   ``uvicorn --workers N`` instead, whose workers share one socket (the benchmarks' launcher
   before the fifth session, kept for comparison).
+- ``raise_open_files_limit``, ``event_loop_factory``: for clients holding many connections.
 - ``process_ticks``, ``machine_busy_ticks``, ``Snapshot``, ``resources_between``: CPU used by
   the server's process group, this process and the machine over a window; ``group_rss``: the
   server's memory; ``pg_counters``: the bench database's sessions and transactions.
@@ -21,9 +22,11 @@ they cannot pick up a different database than the server's.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
+import resource
 import secrets
 import signal
 import socket
@@ -31,7 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -108,11 +111,15 @@ CREATE_PLAYERS = """
 import json
 from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
-keys = []
-for i in range({count}):
-    user = get_user_model().objects.create_user(username=f"bench-{{i:03d}}")
-    keys.append(Token.objects.create(user=user).key)
-print("TOKENS " + json.dumps(keys))
+User = get_user_model()
+users = [User(username=f"bench-{{i:03d}}") for i in range({count})]
+for user in users:
+    user.set_unusable_password()
+users = User.objects.bulk_create(users, batch_size=1000)
+tokens = Token.objects.bulk_create(
+    [Token(key=Token.generate_key(), user=user) for user in users], batch_size=1000
+)
+print("TOKENS " + json.dumps([token.key for token in tokens]))
 """
 
 
@@ -122,7 +129,8 @@ def player_name(index: int) -> str:
 
 
 def create_players(env: dict[str, str], count: int) -> list[str]:
-    """``count`` users (unusable passwords: nothing to hash) and their API tokens."""
+    """``count`` users (unusable passwords: nothing to hash) and their API tokens, written in
+    bulk (a thousand players take a second, not the sign-up's throttle and password hashing)."""
     out = manage(env, "shell", "-c", CREATE_PLAYERS.format(count=count))
     line = next(line for line in out.splitlines() if line.startswith("TOKENS "))
     return json.loads(line.removeprefix("TOKENS "))
@@ -244,6 +252,24 @@ def running_server(
         yield server
     finally:
         stop_process_group(process)
+
+
+def raise_open_files_limit() -> tuple[int, int]:
+    """Soft RLIMIT_NOFILE up to the hard limit (for this process and the server it starts):
+    the (soft, hard) limits found."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return soft, hard
+
+
+def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's loop for the benchmarks' clients when installed (cheaper per message)."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
 
 
 # -- resources: CPU and memory from /proc (no psutil), PostgreSQL's statistics ---------------

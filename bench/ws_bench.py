@@ -88,13 +88,11 @@ import itertools
 import json
 import os
 import re
-import resource
 import signal
 import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -108,6 +106,7 @@ from bench.harness import (
     Resources,
     Server,
     Snapshot,
+    event_loop_factory,
     group_pids,
     group_rss,
     launcher_description,
@@ -115,6 +114,7 @@ from bench.harness import (
     percentile,
     player_name,
     prepare_database,
+    raise_open_files_limit,
     resources_between,
     running_server,
     server_env,
@@ -213,14 +213,6 @@ def parse_args(argv: list[str] | None = None) -> Config:
         handshakes=args.handshakes,
         shared_socket=args.shared_socket,
     )
-
-
-def raise_open_files_limit() -> tuple[int, int]:
-    """Soft RLIMIT_NOFILE up to the hard limit (for this process and the server it starts)."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft != hard:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    return soft, hard
 
 
 # The trace: a settings module that changes nothing but logs each ranking read.
@@ -939,14 +931,6 @@ def server_messages(log: Path, lines: int = 40) -> str:
 
 
 # -- main ------------------------------------------------------------------------------------
-
-
-def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
-    try:
-        import uvloop
-    except ImportError:
-        return None
-    return uvloop.new_event_loop
 
 
 def main(argv: list[str] | None = None) -> int:
