@@ -20,14 +20,17 @@ Method
    the daily challenges (``CLOSE_DAYS_IN_SERVER=0``, which also leaves past days' attempts
    unclosed) is off: the players play casual games. All players come from 127.0.0.1, so
    ``WEBSOCKET_CONNECTIONS_PER_ADDRESS`` is twice the largest step (the cap still counted).
-3. Trivial request: 10 clients send ``GET /api/health/`` back to back for ``--health-seconds``
-   (no database, no sign-in): the server's CPU per request.
+3. Idle server: its CPU over 3 s with nobody connected. Trivial request: 10 clients send
+   ``GET /api/health/`` back to back for ``--health-seconds`` (no database, no sign-in): the
+   server's CPU per request.
 4. Players, in steps (``--players``): each step adds players until there are N, waits
    ``--warmup`` seconds, then measures ``--step-seconds``. Players stay from one step to the
    next. Each player plays as the play page does: its own account and token, ONE keep-alive
-   HTTP/1.1 connection, and the game's websocket (``/ws/games/<id>/?since=N``, signed in by
-   ``Authorization: Token``, ``Origin`` set, permessage-deflate offered, a ``ping`` every
-   25 s) open while it plays that game; a move every ``--think`` seconds on average
+   HTTP/1.1 connection (opened again, as a browser does, when the server has closed it after
+   5 s idle: counted and printed, not an error), and the game's websocket
+   (``/ws/games/<id>/?since=N``, signed in by ``Authorization: Token``, ``Origin`` set,
+   permessage-deflate offered, a ``ping`` every 25 s) open while it plays that game; a move
+   every ``--think`` seconds on average
    (exponentially distributed pauses), a random one of the game's ``legal_moves``, sent with
    ``expected_move_number`` and a new ``Idempotency-Key``; a new game (``POST /api/games/``,
    the five in turn, its websocket replacing the last) when a game ends or has no move left.
@@ -100,6 +103,7 @@ VARIANT_SLUGS = (
 )
 STEPS = (10, 100, 200, 300, 400, 500, 600, 800)
 HEALTH_CLIENTS = 10
+IDLE_SECONDS = 3.0
 REQUEST_TIMEOUT_S = 10.0
 UPDATE_TIMEOUT_S = 5.0
 STARTS_AT_ONCE = 20
@@ -185,8 +189,10 @@ class HttpError(Exception):
 class Http:
     """One keep-alive HTTP/1.1 connection to the server, one request at a time."""
 
-    def __init__(self, port: int, token: str | None) -> None:
+    def __init__(self, port: int, token: str | None, counts: Counter[str] | None = None) -> None:
         self.port = port
+        self.counts = counts if counts is not None else Counter()
+        self.reused = False
         auth = f"Authorization: Token {token}\r\n" if token else ""
         self.head = f"Host: {HOST}:{port}\r\n{auth}Accept: application/json\r\n"
         self.reader: asyncio.StreamReader | None = None
@@ -195,10 +201,24 @@ class Http:
     async def request(
         self, method: str, path: str, body: Any = None, headers: str = ""
     ) -> tuple[int, bytes]:
-        """(status, body) of one request; HttpError on a transport failure or timeout."""
+        """(status, body) of one request; HttpError on a transport failure or timeout.
+
+        The server closes a keep-alive connection idle for 5 s (uvicorn's default), and a
+        player's pause is sometimes longer: as a browser does, a connection found closed is
+        opened again (``reconnects``), and a request that met the close on its way out (no
+        byte of an answer) is sent again once on a new connection (``retries``)."""
         try:
             async with asyncio.timeout(REQUEST_TIMEOUT_S):
-                return await self._request(method, path, body, headers)
+                try:
+                    return await self._request(method, path, body, headers)
+                except (asyncio.IncompleteReadError, ConnectionError) as exc:
+                    if not self.reused or (
+                        isinstance(exc, asyncio.IncompleteReadError) and exc.partial
+                    ):
+                        raise
+                    self.close()
+                    self.counts["retries"] += 1
+                    return await self._request(method, path, body, headers)
         except TimeoutError:
             self.close()
             raise HttpError("timeout") from None
@@ -207,9 +227,13 @@ class Http:
             raise HttpError(type(exc).__name__) from None
 
     async def _request(self, method: str, path: str, body: Any, headers: str) -> tuple[int, bytes]:
+        if self.reader is not None and self.reader.at_eof():  # closed by the server
+            self.close()
+            self.counts["reconnects"] += 1
+        self.reused = self.writer is not None
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
-        assert self.reader is not None
+        assert self.reader is not None and self.writer is not None
         if body is None:
             data = f"{method} {path} HTTP/1.1\r\n{self.head}{headers}\r\n".encode()
         else:
@@ -276,6 +300,7 @@ class Step:
     started: int = 0  # players running when the window began
     resources: Resources | None = None
     per_process: dict[int, float] = field(default_factory=dict)  # pid -> cores in the window
+    reconnects: Counter[str] = field(default_factory=Counter)  # the players' HTTP connections
 
     @property
     def seconds(self) -> float:
@@ -345,7 +370,7 @@ class Player:
         self.run = run
         self.index = index
         self.token = token
-        self.http = Http(run.server.port, token)
+        self.http = Http(run.server.port, token, run.connections)
         self.rng = random.Random(run.config.seed * 100_000 + index)
         self.games_started = 0
         self.game: dict[str, Any] | None = None
@@ -529,7 +554,15 @@ class Run:
         self.steps: list[Step] = []
         self.health: tuple[int, Resources] | None = None
         self.health_errors: Counter[str] = Counter()
+        self.idle: Resources | None = None
+        self.connections: Counter[str] = Counter()  # the players' HTTP reconnects and retries
         self.stopped_because: str | None = None
+
+    async def measure_idle(self) -> None:
+        """The server's CPU with nobody connected, over IDLE_SECONDS: its own timers."""
+        start = Snapshot()
+        await asyncio.sleep(IDLE_SECONDS)
+        self.idle = resources_between(start, Snapshot(), self.server.pgid)
 
     async def measure_health(self) -> None:
         """HEALTH_CLIENTS clients, back to back: the server's CPU per trivial request."""
@@ -583,6 +616,7 @@ class Run:
 
     async def run_step(self, players: int) -> Step:
         step = self.step = Step(players)
+        connections = Counter(self.connections)
         running = await self.add_players(players)
         await asyncio.sleep(self.config.warmup)
         step.started = running
@@ -591,9 +625,11 @@ class Run:
         step.recording, end = False, Snapshot()
         step.resources = resources_between(start, end, self.server.pgid)
         step.per_process = per_process(start, end, self.server.pgid)
+        step.reconnects = self.connections - connections
         return step
 
     async def main(self) -> None:
+        await self.measure_idle()
         print(f"Trivial requests: {HEALTH_CLIENTS} clients, GET /api/health/", flush=True)
         await self.measure_health()
         if self.health:
@@ -695,6 +731,15 @@ def print_table(run: Run) -> None:
         " kernel, other work on the host); per move, their CPU over the window's moves."
         " x trivial:\n  the server's CPU per move over its CPU per trivial request."
     )
+    print(
+        "  players' HTTP connections found closed by the server (idle 5 s) and opened again;"
+        " requests sent\n  again after meeting such a close (no answer byte), per step:"
+        + "".join(
+            f"\n  {step.players:>7} | {step.reconnects['reconnects']} reopened,"
+            f" {step.reconnects['retries']} sent again"
+            for step in run.steps
+        )
+    )
     print("  the server's processes (pid: cores in the window):")
     for step in run.steps:
         shown = ", ".join(f"{pid}: {cores:.2f}" for pid, cores in sorted(step.per_process.items()))
@@ -702,6 +747,11 @@ def print_table(run: Run) -> None:
 
 
 def print_health(run: Run) -> None:
+    if run.idle:
+        print(
+            f"Idle server (nobody connected, {run.idle.seconds:.0f} s): {run.idle.server:.3f}"
+            f" cores (machine {run.idle.machine:.2f})"
+        )
     if not run.health:
         print("Trivial request: not measured (--health-seconds 0)")
         return
