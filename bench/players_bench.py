@@ -134,6 +134,7 @@ class Config:
     redis_url: str
     seed: int
     idempotency_keys: bool = True
+    websockets: bool = True
 
 
 def parse_args(argv: list[str] | None = None) -> Config:
@@ -159,6 +160,11 @@ def parse_args(argv: list[str] | None = None) -> Config:
         action="store_true",
         help="moves without the Idempotency-Key the play page sends",
     )
+    parser.add_argument(
+        "--no-websockets",
+        action="store_true",
+        help="players open no websocket (what the live updates' delivery costs, by difference)",
+    )
     args = parser.parse_args(argv)
     steps = tuple(sorted(set(args.players)))
     if not steps or steps[0] < 1 or args.think <= 0 or args.step_seconds <= 0:
@@ -176,6 +182,7 @@ def parse_args(argv: list[str] | None = None) -> Config:
         redis_url=args.redis_url,
         seed=args.seed,
         idempotency_keys=not args.no_idempotency_keys,
+        websockets=not args.no_websockets,
     )
 
 
@@ -403,7 +410,7 @@ class Player:
         self.game = json.loads(body)
         self.answered.clear()
         self.early.clear()
-        return await self.open_socket()
+        return await self.open_socket() if self.run.config.websockets else True
 
     async def open_socket(self) -> bool:
         assert self.game is not None
@@ -507,16 +514,16 @@ class Player:
         if early is not None:
             if recorded:
                 step.delays.append(early - answered)
-        else:
+        elif self.run.config.websockets:
             self.answered[number] = (answered, step if recorded else None)
-        self.overdue(answered)
+            self.overdue(answered)
         return True
 
     def needs_new_game(self) -> bool:
         game = self.game
         return (
             game is None
-            or self.socket is None
+            or (self.socket is None and self.run.config.websockets)
             or game["status"] != "playing"
             or not game["legal_moves"]
         )
@@ -690,8 +697,11 @@ def print_config(config: Config, env: dict[str, str], load: tuple[float, ...]) -
     print(f"  DB: postgres://postgres@{HOST}:5432/{config.database}; Redis: {config.redis_url}")
     print(
         f"  players: a move every {config.think:g} s on average (exponential), one HTTP"
-        " connection and the game's websocket each"
+        " connection"
+        + (" and the game's websocket" if config.websockets else "")
+        + " each"
         + (", Idempotency-Key on every move" if config.idempotency_keys else "")
+        + ("" if config.websockets else "; NO websockets (--no-websockets)")
     )
     print(
         f"  steps: {', '.join(map(str, config.steps))} players, {config.warmup:g} s warm-up +"
