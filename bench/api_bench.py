@@ -15,8 +15,11 @@ Method
    workers share one) in its own process group, on a free port of 127.0.0.1, ``--workers N``
    (default 2), DEBUG=0, a random SECRET_KEY, ALLOWED_HOSTS=127.0.0.1,
    and ``REDIS_URL=redis://127.0.0.1:6379/0`` (the channel layer, so every move's live update
-   goes to Redis as in production; ``--no-redis`` unsets it). The benchmark waits for
-   ``GET /api/health/`` to answer, and always stops the whole process group at the end.
+   goes to Redis as in production; ``--no-redis`` unsets it), and the server's background
+   solver jobs off (``CLOSE_DAYS_IN_SERVER=0``, ``WINNABLE_POOL_IN_SERVER=0``: on the flushed
+   database they would run the solver for minutes in the server's process group). The
+   benchmark waits for ``GET /api/health/`` to answer, and always stops the whole process
+   group at the end.
 3. Load. For 1, 10 and 50 concurrent clients (asyncio, one ``httpx.AsyncClient`` per simulated
    player, each with its own keep-alive connection, token and games), two closed-loop phases,
    each a warm-up then a fixed measured window (default 10 s, ``--quick`` 3 s):
@@ -85,6 +88,7 @@ from bench.harness import (
     server_env,
     stats_connection,
     tail,
+    without_background_solver,
 )
 
 # The engine's slugs, in its order (bench/rules_bench.py reads them from games.rules; this file
@@ -586,7 +590,8 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()
     # A SIGTERM to the benchmark still runs the finally blocks that stop the server.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    env = server_env(config.redis_url)
+    # Casual games only: the server's background solver would count as its CPU (harness).
+    env = without_background_solver(server_env(config.redis_url))
     players = max(config.levels)
     print(f"Preparing {DB_NAME}: create if missing, migrate, flush, {players} players", flush=True)
     tokens = prepare_database(env, players)

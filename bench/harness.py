@@ -86,6 +86,16 @@ def server_env(redis_url: str | None, db_name: str = DB_NAME) -> dict[str, str]:
     return env
 
 
+def without_background_solver(env: dict[str, str]) -> dict[str, str]:
+    """``env`` with the server's background solver jobs off: the day closer's preparation of
+    the daily challenges (``CLOSE_DAYS_IN_SERVER``) and the filling of the winnable-deal pools
+    (``WINNABLE_POOL_IN_SERVER``). On a flushed database both start as the server does and run
+    the solver for minutes, in child processes of the server's group (four seen, 0.6 cores on
+    a busy machine, all its idle CPU on a quiet one): counted as the server's CPU, and
+    competing with it. For benchmarks that play casual games only."""
+    return dict(env, CLOSE_DAYS_IN_SERVER="0", WINNABLE_POOL_IN_SERVER="0")
+
+
 # -- database and players --------------------------------------------------------------------
 
 

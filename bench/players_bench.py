@@ -90,6 +90,7 @@ from bench.harness import (
     running_server,
     server_env,
     tail,
+    without_background_solver,
 )
 
 DB_NAME = "patience_players_bench"
@@ -854,11 +855,8 @@ def bench(config: Config) -> tuple[Run, dict[str, bool]]:
     most = config.steps[-1]
     if limits[1] < 4 * most + 200:
         sys.exit(f"RLIMIT_NOFILE's hard limit {limits[1]} is too low for {most} players")
-    env = server_env(config.redis_url, config.database)
-    # The server's background solver jobs, off: on a flushed database they would prepare the
-    # daily challenges and fill the winnable-deal pools for minutes, in child processes of the
-    # server counted as its CPU. The players play casual random deals, which need neither.
-    env.update(WINNABLE_POOL_IN_SERVER="0", CLOSE_DAYS_IN_SERVER="0")
+    # The players play casual random deals: no daily challenge, no winnable deal.
+    env = without_background_solver(server_env(config.redis_url, config.database))
     env.setdefault("WEBSOCKET_CONNECTIONS_PER_ADDRESS", str(2 * most))
     print(f"Preparing {config.database}: migrate, flush, {most} players", flush=True)
     tokens = prepare_database(env, most)
