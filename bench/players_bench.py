@@ -444,21 +444,28 @@ class Player:
         return True
 
     async def listen(self, socket: ClientConnection) -> None:
-        last_ping = time.monotonic()
+        pings = asyncio.create_task(self.keep_alive(socket))
         try:
             async for raw in socket:
                 at = time.monotonic()
                 data = json.loads(raw)
                 if data.get("type") == "update":
                     self.updated(data["game"]["move_number"], at)
-                if at - last_ping > PING_EVERY_S:  # the play page's keep-alive
-                    last_ping = at
-                    await socket.send('{"type": "ping"}')
             self.error(f"websocket closed by the server: {socket.close_code}")
         except websockets.ConnectionClosed as exc:
             self.error(f"websocket closed: {exc.rcvd.code if exc.rcvd else 'no close frame'}")
         except (OSError, ValueError, KeyError) as exc:
             self.error(f"websocket: {type(exc).__name__}")
+        finally:
+            pings.cancel()
+
+    @staticmethod
+    async def keep_alive(socket: ClientConnection) -> None:
+        """The play page's ping, every 25 s (its answer, a pong, is read and ignored)."""
+        with contextlib.suppress(websockets.ConnectionClosed):
+            while True:
+                await asyncio.sleep(PING_EVERY_S)
+                await socket.send('{"type": "ping"}')
 
     def updated(self, number: int, at: float) -> None:
         found = self.answered.pop(number, None)
