@@ -277,7 +277,6 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["web.parsers.JSONParser"],
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "web.negotiation.ContentNegotiation",
     # ASCII-escaped output: a client's invalid unicode echoed in a message cannot break it.
     "UNICODE_JSON": False,
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
