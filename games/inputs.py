@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 from rest_framework.request import Request
 
 from games.play import selectors as play_selectors
-from games.play.serializers import ActionInput, MoveInput, valid_without_serializer
 from games.rules import VARIANTS
 from games.serializers import UNKNOWN_VARIANT_MESSAGE, ReplayQuery
 from web.errors import ApiError, ApiErrorBody
@@ -23,12 +22,6 @@ def valid(serializer_class: type, data: Any) -> dict[str, Any]:
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
-
-
-def valid_action(serializer_class: type[MoveInput | ActionInput], data: Any) -> dict[str, Any]:
-    """A move's or an action's body, validated as ``valid`` would (the serializer refuses)."""
-    found = valid_without_serializer(serializer_class, data)
-    return found if found is not None else valid(serializer_class, data)
 
 
 def asked_step(request: Request, game: Game) -> int:

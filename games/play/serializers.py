@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from rest_framework import serializers
-from rest_framework.utils import json as drf_json
 
 from games.models import Game
 from games.play.selectors import FINISHED
@@ -71,39 +70,6 @@ class MoveInput(KnownFieldsOnly):
 
 class ActionInput(KnownFieldsOnly):
     expected_move_number = expected_move_number()
-
-
-def valid_without_serializer(
-    serializer_class: type[KnownFieldsOnly], data: Any
-) -> dict[str, Any] | None:
-    """``data`` as ``MoveInput`` or ``ActionInput`` would validate it, when it is written as
-    clients write it: an object of the serializer's own members only (``move`` not null), and
-    ``expected_move_number`` absent, null or a whole number from 0 up. None for anything else,
-    which the serializer then reads and refuses in its own words.
-
-    Every move and action passes here: building a DRF serializer and its fields cost more
-    server time than the rules engine's whole turn (``bench/README.md``)."""
-    if not isinstance(data, dict) or not data.keys() <= _ACTION_MEMBERS[serializer_class]:
-        return None
-    if serializer_class is MoveInput:
-        if data.get("move") is None:
-            return None  # missing, or null: refused
-        try:
-            # The serializer's own check: a number too big for a float (1e999) is read as
-            # Infinity, which is not JSON.
-            drf_json.dumps(data["move"])
-        except (TypeError, ValueError):
-            return None
-    number = data.get("expected_move_number")
-    if number is not None and (type(number) is not int or number < 0):
-        return None  # a bool, a float, a string of digits: the serializer's call
-    return data
-
-
-_ACTION_MEMBERS: dict[type, frozenset[str]] = {
-    MoveInput: frozenset(("move", "expected_move_number")),
-    ActionInput: frozenset(("expected_move_number",)),
-}
 
 
 class GameFilter(serializers.Serializer):

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 from accounts.errors import ServiceError
 from games import catalogue
 from games.daily import leaderboards
-from games.inputs import ERRORS, asked_step, body, valid, valid_action
+from games.inputs import ERRORS, asked_step, body, valid
 from games.play import hints as play_hints
 from games.play import selectors as play_selectors
 from games.play import services as play_services
@@ -135,7 +135,7 @@ class GameMovesView(APIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         def action() -> Response:
-            data = valid_action(MoveInput, body(request))
+            data = valid(MoveInput, body(request))
             outcome = play_services.play_move(
                 user=request.user,
                 game_id=game_id,
@@ -157,7 +157,7 @@ class GameActionView(APIView):
 
     def post(self, request: Request, game_id: int) -> Response:
         def action() -> Response:
-            data = valid_action(ActionInput, body(request))
+            data = valid(ActionInput, body(request))
             result = self.service(
                 user=request.user,
                 game_id=game_id,
@@ -214,7 +214,7 @@ class GameHintView(GameActionView):
         worked_out = None
         if not already_answered(request):
             try:
-                data = valid_action(ActionInput, body(request))
+                data = valid(ActionInput, body(request))
                 worked_out = play_hints.work_out_hint(
                     user=request.user,
                     game_id=game_id,
@@ -224,7 +224,7 @@ class GameHintView(GameActionView):
                 pass
 
         def action() -> Response:
-            data = valid_action(ActionInput, body(request))
+            data = valid(ActionInput, body(request))
             hint = play_hints.request_hint(
                 user=request.user,
                 game_id=game_id,
