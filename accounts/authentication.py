@@ -1,47 +1,23 @@
-"""How API requests sign in: API tokens (``Authorization: Token <key>``, looked up in one plain
-query) and the browser's session, with the check that a page writes as the account it was
-opened as.
-
-Every API call a script makes signs in with a token. DRF's lookup builds its SQL through the ORM
-on each call, which cost more server time than the rest of a simple request
-(``bench/api_bench.py``); this is the same check, a join written once and read by a
-``web.rows.RowReader``.
+"""How API requests sign in: API tokens (``Authorization: Token <key>``, through the process's
+``token_cache``) and the browser's session, with the check that a page writes as the account it
+was opened as.
 """
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 from urllib.parse import unquote
 
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 
 from accounts import token_cache
-from web.rows import RowReader
 
 _KEY_LENGTH = Token._meta.get_field("key").max_length
-
-
-@cache
-def _user_reader() -> RowReader[Any]:
-    return RowReader(get_user_model())
-
-
-@cache
-def _token_sql() -> str:
-    user_model = get_user_model()
-    user_table = user_model._meta.db_table
-    token_table = Token._meta.db_table
-    user_pk = user_model._meta.pk.column
-    return (
-        f'SELECT {_user_reader().columns("u")} FROM "{user_table}" u '
-        f'JOIN "{token_table}" t ON t."user_id" = u."{user_pk}" WHERE t."key" = %s'
-    )
 
 
 def token_owner(key: str, *, fresh: bool = False) -> tuple[Any, Token] | None:
@@ -50,20 +26,23 @@ def token_owner(key: str, *, fresh: bool = False) -> tuple[Any, Token] | None:
     database, as a check that must not trail a revocation by even a moment does."""
     if not key or len(key) > _KEY_LENGTH or "\x00" in key:
         return None  # never a key; PostgreSQL would refuse the NUL outright
+    user_model = get_user_model()
+    fields = user_model._meta.concrete_fields
     kept = None if fresh else token_cache.cache.row(key)
-    row = kept
-    if row is None:
-        generation = token_cache.cache.generation
-        with connection.cursor() as cursor:
-            cursor.execute(_token_sql(), [key])
-            row = cursor.fetchone()
-        if row is None:
-            return None
-    user = _user_reader().build(row)  # kept or read, an instance of its own for each request
     if kept is None:
-        token_cache.cache.keep(key, user.pk, row, generation)
+        generation = token_cache.cache.generation
+        token = Token.objects.select_related("user").filter(key=key).first()
+        if token is None:
+            return None
+        user = token.user
+        token_cache.cache.keep(
+            key, user.pk, [getattr(user, field.attname) for field in fields], generation
+        )
+    else:
+        # Each request gets an instance of its own, as if read from the database.
+        user = user_model.from_db(DEFAULT_DB_ALIAS, [field.attname for field in fields], kept)
     # The token's creation time is left deferred: nothing reads it when signing in.
-    token = Token.from_db(user._state.db, ["key", "user_id"], [key, user.pk])
+    token = Token.from_db(DEFAULT_DB_ALIAS, ["key", "user_id"], [key, user.pk])
     token.user = user
     return user, token
 

@@ -17,6 +17,13 @@ message was lost because Redis was away when it was published; without Redis, a 
 by another process, a management command) lasts at most the cache's time.
 A row is kept only if nothing changed while it was being read, so a change that commits
 during the read is not undone by it.
+
+What it buys, measured against DRF's own ``TokenAuthentication`` (a query through the ORM on
+every request) with ``bench/players_bench.py`` (200 players, three interleaved pairs,
+2026-11-28): server CPU per move 5.63, 6.33, 5.93 ms with the cache, 6.92, 6.85, 8.07 ms with
+DRF's: 18 % less CPU a move, 22 % more moves on the same cores. A key not kept is read
+through the ORM (``accounts.authentication.token_owner``): once per key, process and
+``API_TOKEN_CACHE_SECONDS``, too rare to be worth SQL of our own.
 """
 
 from __future__ import annotations

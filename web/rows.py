@@ -1,9 +1,9 @@
 """Model instances from hand-written SQL, their values converted as the ORM converts them.
 
-The busiest queries (signing in with a token, locking a game for a move) are written out once
-as SQL. ``Model.objects.raw`` would work out the columns, the converters and the model's init
-order again on every call, which cost more server time than the query itself
-(``bench/README.md``); a ``RowReader`` works them out once per database alias.
+The move's query (``games.play.move_sql``: a game locked, with its deal and its daily
+challenge) is written out once as SQL. ``Model.objects.raw`` would work out the columns, the
+converters and the model's init order again on every call, which cost more server time than
+the query itself (``bench/README.md``); a ``RowReader`` works them out once per database alias.
 """
 
 from __future__ import annotations

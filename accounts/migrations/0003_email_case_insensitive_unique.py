@@ -10,7 +10,7 @@ A database made before this migration may already hold one address on several ac
 index cannot be built over them, and the migration must not fail there: it then leaves the
 index out, says so, and the services' checks (which no longer let a new duplicate in, but
 cannot stop two simultaneous ones) are the only guard. Once those duplicates are resolved,
-create the index by hand with ``CREATE_INDEX`` below (README.md, Production).
+create the index by hand with ``CREATE_INDEX`` below (docs/production.md).
 """
 
 import sys
