@@ -363,6 +363,9 @@ WEBSOCKET_CONNECTION_TTL = 60.0
 # delivers, and closes its live websockets (code 4503) when it does not, so pages reconnect and
 # catch up rather than miss updates while saying "Live" (web.layer_watch). 0: no check.
 LIVE_LAYER_CHECK_SECONDS = env_number("LIVE_LAYER_CHECK_SECONDS", 5.0)
+# A live update is sent after its change commits, and its request waits for Redis at most this
+# long (web.publish): a Redis that hangs delays answers by this much, never holds them.
+LIVE_UPDATE_TIMEOUT_SECONDS = env_number("LIVE_UPDATE_TIMEOUT_SECONDS", 2.0)
 
 # API keys a server process has signed in with are kept this many seconds (accounts.token_cache),
 # and forgotten at once, in every process, when their user or token changes; the time bounds

@@ -5,9 +5,9 @@ A game's watchers (``ws/games/<id>/``) get the game as its player sees it, with 
 (``move_number``) and events; a daily leaderboard's watchers get a "changed" signal, and
 each consumer fetches the board at most a few times a second (see ``games.consumers``).
 
-Inside a server, the request does not wait for Redis (``web.publish``). Two processes
-may still publish two versions of one game in the wrong order (one moment apart): every
-update carries the whole game and its version, and clients keep the newest they have seen
+Sent with the channel layer's own ``group_send`` (``web.publish``). Two processes may
+publish two versions of one game in the wrong order (one moment apart): every update carries
+the whole game and its version, and clients keep the newest they have seen
 (``frontend/static/frontend/js/play.js``). The history in the database is the record; an
 update lost with its process is caught up on reconnection (``?since=``).
 """
@@ -63,6 +63,6 @@ def _changed() -> dict[str, Any]:
 
 
 def send_updates_through(loop: asyncio.AbstractEventLoop | None) -> None:
-    """A server's background thread (the day closer) sends its live updates through the
-    server's event loop, as requests do, rather than waiting on Redis itself."""
+    """A server's background thread (the day closer) sends its live updates on the server's
+    event loop, as requests do: the in-memory channel layer works on its own loop only."""
     publish_through(loop)

@@ -33,8 +33,8 @@ from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.core.handlers.asgi import ASGIHandler
 from django.http import HttpRequest, HttpResponseBase
 
-#: The event loop serving the current request, for work the request hands back to it without
-#: waiting (``web.publish`` sends there). None outside an ASGI request (tests, commands).
+#: The event loop serving the current request; None outside an ASGI request (tests, commands),
+#: which is how ``streaming_content`` knows how to stream.
 request_loop: ContextVar[asyncio.AbstractEventLoop | None] = ContextVar(
     "request_loop", default=None
 )

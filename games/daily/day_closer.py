@@ -13,7 +13,7 @@ waits on it and the server's requests keep the GIL. A fresh server whose days ar
 prepared yet answers "being prepared" (503 ``daily_not_ready``) meanwhile, never blocks.
 
 The thread is started from the server's event loop (``StartWithServer``), and the live updates
-of the attempts it closes go out through that loop (``web.publish``), as a request's do:
+of the attempts it closes are sent on that loop (``web.publish``), as a request's are:
 the in-memory channel layer of a single process must only be used from its own loop.
 """
 

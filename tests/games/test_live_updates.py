@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
+import time
 
 import pytest
 from django.db import transaction
@@ -65,22 +67,18 @@ def test_undo_and_resign_are_announced_too(django_user_model, inbox):
 
 class GatedLayer:
     """A channel layer that holds every group message until ``gate`` opens, recording the
-    order in which they were handed to it."""
+    order in which they were sent and the event loop each was sent on."""
 
     def __init__(self) -> None:
         self.gate = asyncio.Event()
+        self.gate.set()
         self.sent: list[tuple[str, dict]] = []
+        self.loops: set[asyncio.AbstractEventLoop] = set()
 
     async def group_send(self, group: str, message: dict) -> None:
+        self.loops.add(asyncio.get_running_loop())
         await self.gate.wait()
         self.sent.append((group, message))
-
-    async def open_and_wait_for(self, count: int) -> None:
-        self.gate.set()
-        for _ in range(100):
-            if len(self.sent) == count:
-                return
-            await asyncio.sleep(0.01)
 
     def numbers(self) -> list[int]:
         return [message["number"] for _, message in self.sent]
@@ -95,31 +93,65 @@ def gated_layer(monkeypatch) -> GatedLayer:
     return layer
 
 
-async def publish_in_a_request(game_id: int, numbers: range) -> None:
-    """Updates numbered ``numbers`` sent as a served request sends them: from its thread,
-    with the event loop serving it known."""
-    from asgiref.sync import sync_to_async
-
+def publish_numbered(game_id: int, numbers: range) -> None:
     from web import publish
-    from web.handlers import request_loop
 
-    def request_thread() -> None:
-        for number in numbers:
-            publish.publish(game_group(game_id), {"type": "game.update", "number": number})
-
-    request_loop.set(asyncio.get_running_loop())
-    await asyncio.wait_for(sync_to_async(request_thread)(), 5)
+    for number in numbers:
+        publish.publish(game_group(game_id), {"type": "game.update", "number": number})
 
 
-def test_in_a_served_request_updates_leave_in_order_without_the_request_waiting(gated_layer):
-    async def serve() -> None:
-        # Returns although no message could be sent yet: the request does not wait for Redis.
-        await publish_in_a_request(7, range(1, 31))
-        assert gated_layer.sent == []
-        await gated_layer.open_and_wait_for(30)
+def test_in_a_served_request_updates_are_sent_in_order_on_its_loop_before_it_answers(
+    gated_layer,
+):
+    async def serve() -> asyncio.AbstractEventLoop:
+        from asgiref.sync import sync_to_async
 
-    asyncio.run(serve())
-    assert gated_layer.numbers() == list(range(1, 31))
+        # As the handler runs a view: on a thread of its own, the event loop waiting.
+        await asyncio.wait_for(sync_to_async(publish_numbered)(7, range(1, 31)), 5)
+        assert gated_layer.numbers() == list(range(1, 31))  # all sent before the answer
+        return asyncio.get_running_loop()
+
+    serving_loop = asyncio.run(serve())
+    assert gated_layer.loops == {serving_loop}
+
+
+def test_a_background_thread_told_the_servers_loop_sends_on_it(gated_layer):
+    from web.publish import publish_through
+
+    async def serve() -> asyncio.AbstractEventLoop:
+        loop = asyncio.get_running_loop()
+
+        def background() -> None:
+            publish_through(loop)
+            publish_numbered(8, range(1, 4))
+
+        thread = threading.Thread(target=background)
+        thread.start()
+        await asyncio.to_thread(thread.join, 5)
+        return loop
+
+    serving_loop = asyncio.run(serve())
+    assert gated_layer.numbers() == [1, 2, 3]
+    assert gated_layer.loops == {serving_loop}
+
+
+def test_while_redis_hangs_a_request_waits_no_longer_than_the_timeout(
+    gated_layer, settings, caplog
+):
+    settings.LIVE_UPDATE_TIMEOUT_SECONDS = 0.2
+    gated_layer.gate.clear()  # Redis answers nothing
+
+    async def serve() -> float:
+        from asgiref.sync import sync_to_async
+
+        started = time.monotonic()
+        await asyncio.wait_for(sync_to_async(publish_numbered)(9, range(1, 3)), 5)
+        return time.monotonic() - started
+
+    waited = asyncio.run(serve())
+    assert 0.4 <= waited < 2  # 0.2 s for each of the two updates, then the answer
+    assert gated_layer.sent == []
+    assert caplog.text.count("Live update to game-9 not sent") == 2
 
 
 class BrokenLayer:
@@ -167,35 +199,10 @@ def test_a_move_builds_its_representation_once_for_the_answer_and_the_update(
     assert built == [1]
 
 
-def test_while_redis_hangs_updates_wait_up_to_a_limit_then_the_oldest_go(
-    gated_layer, monkeypatch, caplog
-):
-    from web import publish
-
-    monkeypatch.setattr(publish, "MAX_WAITING", 10)
-
-    async def serve() -> None:
-        await publish_in_a_request(8, range(1, 2))
-        await asyncio.sleep(0.05)  # the first is on its way, and Redis hangs
-        await publish_in_a_request(8, range(2, 26))
-        await asyncio.sleep(0.05)  # the callbacks that enqueue them have run
-        await gated_layer.open_and_wait_for(11)
-
-    asyncio.run(serve())
-    # The first was already on its way when Redis hung; of the 24 behind it the newest 10 stay.
-    assert gated_layer.numbers() == [1, *range(16, 26)]
-    assert "dropping the oldest" in caplog.text
-    assert "14 were dropped" in caplog.text
-
-
 @pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis (CI has it)")
-def test_a_burst_of_updates_goes_to_redis_together_in_order_and_reaches_its_listeners(
-    settings, monkeypatch
-):
+def test_updates_sent_in_a_request_reach_listeners_through_redis_in_order(settings):
+    from asgiref.sync import sync_to_async
     from channels.layers import get_channel_layer
-    from redis.asyncio.client import Pipeline
-
-    from web import publish
 
     settings.CHANNEL_LAYERS = {
         "default": {
@@ -204,19 +211,11 @@ def test_a_burst_of_updates_goes_to_redis_together_in_order_and_reaches_its_list
         }
     }
     layer = get_channel_layer()
-    round_trips = []
-    execute = Pipeline.execute
-
-    async def counted(pipeline, *args, **kwargs):
-        round_trips.append(len(pipeline.command_stack))
-        return await execute(pipeline, *args, **kwargs)
-
-    monkeypatch.setattr(Pipeline, "execute", counted)
 
     async def serve() -> list[int]:
         listener = await layer.new_channel()
         await layer.group_add(game_group(9), listener)
-        await publish_in_a_request(9, range(1, 201))
+        await sync_to_async(publish_numbered)(9, range(1, 201))
         received = []
         async with asyncio.timeout(10):
             while len(received) < 200:
@@ -225,5 +224,3 @@ def test_a_burst_of_updates_goes_to_redis_together_in_order_and_reaches_its_list
         return received
 
     assert asyncio.run(serve()) == list(range(1, 201))
-    assert sum(round_trips) == 200 and len(round_trips) < 20
-    assert max(round_trips) <= publish.MAX_BATCH
