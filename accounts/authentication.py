@@ -5,6 +5,7 @@ was opened as.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 from urllib.parse import unquote
 
@@ -20,14 +21,19 @@ from accounts import token_cache
 _KEY_LENGTH = Token._meta.get_field("key").max_length
 
 
+@cache
+def _user_attnames() -> tuple[str, ...]:
+    """The user model's concrete fields, in order: what the token cache keeps of a user."""
+    return tuple(field.attname for field in get_user_model()._meta.concrete_fields)
+
+
 def token_owner(key: str, *, fresh: bool = False) -> tuple[Any, Token] | None:
     """The user and token for an API key, whether or not the user is active; None if unknown.
     Read from the process's ``token_cache`` when it has the key, unless ``fresh``: from the
     database, as a check that must not trail a revocation by even a moment does."""
     if not key or len(key) > _KEY_LENGTH or "\x00" in key:
         return None  # never a key; PostgreSQL would refuse the NUL outright
-    user_model = get_user_model()
-    fields = user_model._meta.concrete_fields
+    attnames = _user_attnames()
     kept = None if fresh else token_cache.cache.row(key)
     if kept is None:
         generation = token_cache.cache.generation
@@ -35,12 +41,10 @@ def token_owner(key: str, *, fresh: bool = False) -> tuple[Any, Token] | None:
         if token is None:
             return None
         user = token.user
-        token_cache.cache.keep(
-            key, user.pk, [getattr(user, field.attname) for field in fields], generation
-        )
+        token_cache.cache.keep(key, user.pk, [getattr(user, name) for name in attnames], generation)
     else:
         # Each request gets an instance of its own, as if read from the database.
-        user = user_model.from_db(DEFAULT_DB_ALIAS, [field.attname for field in fields], kept)
+        user = get_user_model().from_db(DEFAULT_DB_ALIAS, attnames, kept)
     # The token's creation time is left deferred: nothing reads it when signing in.
     token = Token.from_db(DEFAULT_DB_ALIAS, ["key", "user_id"], [key, user.pk])
     token.user = user
