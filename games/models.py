@@ -111,7 +111,7 @@ class Game(models.Model):
         DailyChallenge, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
     )
     #: Dealt from the pool of deals the solver proved winnable (``WinnableDeal``): the player
-    #: may be told "this deal can be won" (RULES.md, "Winnable, solutions and hints").
+    #: may be told "this deal can be won" (games/rules/RULINGS.md §Solutions and hints).
     winnable = models.BooleanField(default=False)
     #: Taken off the leaderboards by staff.
     excluded = models.BooleanField(default=False)

@@ -350,7 +350,7 @@ class ApiServerErrorMiddleware:
 
 class HiddenCardsReporterFilter(SafeExceptionReporterFilter):
     """Django's error reports (the debug page, error emails) show no local variables: a
-    game's state, its seed or a deal's cards may be among them (RULES.md, "Seeds")."""
+    game's state, its seed or a deal's cards may be among them (games/rules/RULINGS.md §Seeds)."""
 
     def get_traceback_frame_variables(self, request: Any, tb_frame: Any) -> list[tuple[str, Any]]:
         return [("(local variables)", "not shown: they may hold hidden cards")]

@@ -56,7 +56,7 @@ def daily_overview(date: dt.date, user: AbstractBaseUser | None) -> responses.Da
                 "your_attempt": _attempt_summary(attempt, date, slug) if attempt else None,
                 # Prepared ahead (games.daily.challenges); until then a start is refused (503).
                 "ready": challenge is not None,
-                # Coarse labels only (RULES.md, "Winnable, solutions and hints").
+                # Coarse labels only (games/rules/RULINGS.md §Solutions and hints).
                 "proven_winnable": proven,
                 "difficulty": challenge.difficulty or None if challenge else None,
                 "solution_available": closed and proven,

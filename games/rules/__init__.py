@@ -1,6 +1,6 @@
 """The Patience rules engine: five patience games, pure Python, no Django.
 
-The one door for the service and every tool (RULES.md, "Engine contract")::
+The one door for the service and every tool (games/rules/RULINGS.md §Engine contract)::
 
     variant = get_variant("gold-mine")
     state = variant.deal(seed)

@@ -1,4 +1,5 @@
-"""States and moves to and from the JSON notation of RULES.md, and the player's view."""
+"""States and moves to and from their JSON notation, and the player's view
+(games/rules/RULINGS.md §Notation)."""
 
 from __future__ import annotations
 

@@ -218,7 +218,8 @@ class Variant:
         if kinds[t] == "tableau":
             if target:
                 return self.tableau.refusal(card, target[-1])
-            # A whole pile onto an empty one changes nothing but its place (RULES.md).
+            # A whole pile onto an empty one changes nothing but its place
+            # (games/rules/RULINGS.md §Every game, "No empty shuffles").
             return "empty_shuffle" if count == len(cards) and kinds[s] == "tableau" else None
         if not target:
             return self._start_refusal(state, card)

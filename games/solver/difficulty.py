@@ -2,8 +2,9 @@
 
 The label is the number of positions the solver searched before it found a win, against
 per-game thresholds: the quartiles of that figure over the won deals of the stored winnability
-run (``games/solver/winnability/``). It says nothing about any card (RULES.md allows a coarse
-label), and a deal that took the solver more search is, as a rule, one with fewer ways through.
+run (``games/solver/winnability/``). It says nothing about any card (a coarse label, as
+games/rules/RULINGS.md §Solutions and hints allows), and a deal that took the solver more
+search is, as a rule, one with fewer ways through.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Hints that look ahead: the first move of a win the solver finds, within a time cap.
 
-A hint is a function of the player's view alone (RULES.md, "Winnable, solutions and hints").
+A hint is a function of the player's view alone (games/rules/RULINGS.md §Solutions and hints).
 ``lookahead_hint`` takes the full state only to make that view (``player_view``, seed hidden)
 and the views of the game's earlier positions; everything after that, ``hint_from_view``,
 sees nothing else.

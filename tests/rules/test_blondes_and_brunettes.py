@@ -1,5 +1,5 @@
-"""Blondes and Brunettes: hand-built positions for each ruling (RULES.md, "Blondes and
-Brunettes" and "Rules for every game").
+"""Blondes and Brunettes: hand-built positions for each ruling
+(games/rules/RULINGS.md §Blondes and Brunettes, and §Every game).
 
 Two decks. A face-up reserve of ten whose top goes to the foundations only; eight foundations
 that start with the base rank (set by the card dealt to ``foundation:0``) and build up in

@@ -1,4 +1,5 @@
-"""Deals: deterministic from the seed, pinned forever by golden layouts, shaped as RULES.md says."""
+"""Deals: deterministic from the seed, pinned forever by golden layouts, laid out as each game's
+section of games/rules/RULINGS.md says (§Seeds for the seeds)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Gold Mine: hand-built positions for each ruling (RULES.md).
+"""Gold Mine: hand-built positions for each ruling (games/rules/RULINGS.md §Gold Mine, and
+§Every game).
 
 One deck, all of it in the stock; a deal turns up to three cards onto the waste, one pass only.
 Seven tableau piles build down in alternating colours with no wrapping and take alternating-

@@ -1,5 +1,5 @@
-"""Grandfather's Clock: hand-built positions for each ruling (RULES.md, "Grandfather's Clock"
-and "Rules for every game").
+"""Grandfather's Clock: hand-built positions for each ruling
+(games/rules/RULINGS.md §Grandfather's Clock, and §Every game).
 
 Twelve foundations set out as a clock face (``foundation:0`` is 12 o'clock), each built up in
 suit, an Ace on a King, until its top card shows its hour; eight face-up tableau piles build

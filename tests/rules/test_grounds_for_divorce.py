@@ -1,4 +1,5 @@
-"""Grounds for Divorce: hand-built positions for each ruling (RULES.md).
+"""Grounds for Divorce: hand-built positions for each ruling
+(games/rules/RULINGS.md §Grounds for Divorce, and §Every game).
 
 Ten tableau piles build down regardless of suit, with no wrapping; same-suit groups move as a
 unit; a face-up run from King to Ace in one suit leaves for the discard at once; the stock

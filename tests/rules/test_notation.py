@@ -1,4 +1,4 @@
-"""The JSON notation of RULES.md: states, moves, and the player's view."""
+"""The JSON notation (games/rules/RULINGS.md §Notation): states, moves, and the player's view."""
 
 from __future__ import annotations
 

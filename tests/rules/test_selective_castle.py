@@ -1,5 +1,5 @@
-"""Selective Castle: hand-built positions for each ruling (RULES.md, "Selective Castle" and
-"Rules for every game").
+"""Selective Castle: hand-built positions for each ruling
+(games/rules/RULINGS.md §Selective Castle, and §Every game).
 
 One deck, all face up on eight tableau piles, four foundations and no stock. The first card put
 on any foundation sets the base rank; foundations build up in suit and the tableau down in any

@@ -54,7 +54,7 @@ def test_the_opening_counts_are_those_of_any_deal(slug: str, seed: int) -> None:
 
 
 def test_the_opening_counts_follow_the_rules() -> None:
-    """RULES.md's deals, as the lobby's miniatures draw them."""
+    """Each game's layout (games/rules/RULINGS.md), as the lobby's miniatures draw them."""
 
     def opening(slug: str) -> dict[str, tuple[int, int]]:
         piles = describe(get_variant(slug))["piles"]

@@ -1,5 +1,5 @@
-// Playing cards drawn with CSS: a code such as "QH" (rank then suit, shared/RULES.md) becomes
-// a .card element; null becomes a face-down card that carries no code at all.
+// Playing cards drawn with CSS: a card's code, rank then suit such as "QH" (games/rules/RULINGS.md
+// §Notation), becomes a .card element; null becomes a face-down card that carries no code at all.
 
 // The ranks' and suits' words come from the engine (games/rules/cards.py, put in every page by
 // base.html), so the page names a card exactly as the engine's refusals and hints do ("Ten of

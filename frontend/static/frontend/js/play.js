@@ -190,7 +190,8 @@ function showControls() {
   const badges = [];
   if (game.daily) badges.push(badge(`Daily · ${dayName(game.daily)}`, "daily", `/daily/${game.daily}/${game.variant}/`));
   if (game.ranked) badges.push(badge("Ranked", "ranked"));
-  // Dealt from the deals the solver has proven winnable (RULES.md allows this one label).
+  // Dealt from the deals the solver has proven winnable: a coarse label the rules allow
+  // (games/rules/RULINGS.md §Solutions and hints).
   if (game.winnable) badges.push(badge("Can be won", "winnable"));
   const seed = game.seed !== null && game.seed !== undefined ? badge(`Deal #${game.seed}`, "seed") : null;
   const outcome = over ? badge(OUTCOMES[game.status] ?? game.status, `status status-${game.status}`) : null;
