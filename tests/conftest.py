@@ -1,6 +1,22 @@
 import os
 
 import pytest
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
+
+# Property tests draw the same examples on every run under CI, so a red run is reproducible and
+# a green one is not luck; timing checks are off (a loaded machine is slow, not wrong).
+# ``HYPOTHESIS_PROFILE=explore bin/test`` draws fresh examples, to look for new failures.
+hypothesis_settings.register_profile(
+    "ci",
+    derandomize=True,
+    deadline=None,
+    database=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+hypothesis_settings.register_profile("explore", deadline=None, print_blob=True)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -92,3 +108,20 @@ def _forget_api_keys() -> None:
     from accounts.token_cache import cache
 
     cache.forget_everything()
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """How many tests were skipped, and why, in a few lines (bin/test falls back to SQLite and
+    the in-memory layer when PostgreSQL and Redis are not there, and their tests skip)."""
+    skipped = terminalreporter.stats.get("skipped", [])
+    if not skipped:
+        return
+    reasons: dict[str, int] = {}
+    for report in skipped:
+        longrepr = report.longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+        reason = reason.removeprefix("Skipped: ")
+        reasons[reason] = reasons.get(reason, 0) + 1
+    terminalreporter.section(f"{len(skipped)} tests skipped, and why")
+    for reason, count in sorted(reasons.items(), key=lambda item: -item[1]):
+        terminalreporter.write_line(f"{count:5d}  {reason}")

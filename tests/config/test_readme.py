@@ -37,7 +37,7 @@ def test_every_variable_of_the_configuration_table_is_read() -> None:
         for name in re.findall(r"`([A-Z][A-Z0-9_]+)`", row.split(" | ")[0])
     }
     assert {"SECRET_KEY", "CSRF_TRUSTED_ORIGINS", "PORT"} <= names
-    readers = ["config/settings.py", "bin/run", "tests/conftest.py"]
+    readers = ["config/settings.py", "bin/run", "bin/_local_services.py", "tests/conftest.py"]
     code = "\n".join((ROOT / path).read_text() for path in readers)
     unread = sorted(name for name in names if not re.search(rf"[\"'{{$]{name}\b", code))
     assert unread == [], f"the README configures what nothing reads: {unread}"

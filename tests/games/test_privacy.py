@@ -12,6 +12,7 @@ face up.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 from collections import Counter
@@ -20,6 +21,7 @@ from typing import Any
 import pytest
 
 from games.models import Game, Move
+from games.play import services as play_services
 from games.play.history import line_of_play
 from games.rules import get_variant
 from games.rules.cards import CODE, card_name, parse_card
@@ -194,12 +196,37 @@ def play_random_game(client: Any, slug: str, rng: random.Random) -> tuple[int, s
     return watcher.game_id, game["status"]
 
 
+class DealsDrawnBy:
+    """Stands in for ``secrets`` in the game service: the "random" deals the server picks come
+    from the test's own seeded generator, so a failure names the deals and a rerun plays them
+    again (``PRIVACY_SEED=<run> bin/test tests/games/test_privacy.py``)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng, self.dealt = rng, []
+
+    def randbelow(self, bound: int) -> int:
+        self.dealt.append(self.rng.randrange(bound))
+        return self.dealt[-1]
+
+
 @pytest.mark.parametrize("slug", SLUGS)
-def test_random_games_never_show_a_face_down_card_or_the_seed(slug: str) -> None:
-    rng = random.Random(f"privacy-{slug}")
+def test_random_games_never_show_a_face_down_card_or_the_seed(
+    slug: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = os.environ.get("PRIVACY_SEED", "privacy")
+    rng = random.Random(f"{run}-{slug}")
+    deals = DealsDrawnBy(random.Random(f"{run}-{slug}-deals"))
+    monkeypatch.setattr(play_services, "secrets", deals)
     client = client_for()
-    outcomes = Counter(play_random_game(client, slug, rng)[1] for _ in range(GAMES_PER_VARIANT))
+    try:
+        outcomes = Counter(play_random_game(client, slug, rng)[1] for _ in range(GAMES_PER_VARIANT))
+    except AssertionError as failure:
+        failure.add_note(
+            f"{slug}: deals played {deals.dealt} (PRIVACY_SEED={run} plays them again)"
+        )
+        raise
     assert sum(outcomes.values()) == GAMES_PER_VARIANT
+    assert len(deals.dealt) == GAMES_PER_VARIANT  # every game was a server-chosen deal
 
 
 def test_the_view_check_catches_a_leak() -> None:

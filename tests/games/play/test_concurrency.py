@@ -16,6 +16,7 @@ from rest_framework.test import APIClient
 from games.models import Game
 from games.play.history import line_of_play
 from games.rules import get_variant
+from tests.support.threads import answered, run_in_threads
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -26,15 +27,6 @@ pytestmark = [
 
 THREADS = 24
 TARGET_MOVES = 2 * THREADS
-
-
-def run_threads(target, count: int) -> None:
-    threads = [threading.Thread(target=target, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads)
 
 
 def client_for(user) -> APIClient:
@@ -57,31 +49,37 @@ def test_concurrent_moves_keep_every_acknowledged_move_once(django_user_model):
     # with a 409, so a fixed number of attempts each could end with fewer moves than threads).
     deadline = time.monotonic() + 90
 
-    def player(index: int) -> None:
+    def player(index: int) -> int:
+        """Plays until the target is reached; returns how many requests it had answered."""
         client = client_for(user)
-        try:
-            while len(acknowledged) < TARGET_MOVES and time.monotonic() < deadline:
-                game = client.get(f"/api/games/{game_id}/").json()
-                # Deals only when nothing else is legal: the stock lasts, and the game with it.
-                moves = [m for m in game["legal_moves"] if m["type"] != "deal"]
-                moves = moves or game["legal_moves"]
-                if not moves:
-                    break
-                move = moves[index % len(moves)]
-                response = client.post(
+        requests = 0
+        while len(acknowledged) < TARGET_MOVES and time.monotonic() < deadline:
+            status, game = answered(client.get(f"/api/games/{game_id}/"))
+            requests += 1
+            assert status == 200, game
+            # Deals only when nothing else is legal: the stock lasts, and the game with it.
+            moves = [m for m in game["legal_moves"] if m["type"] != "deal"]
+            moves = moves or game["legal_moves"]
+            if not moves:
+                break
+            move = moves[index % len(moves)]
+            status, body = answered(
+                client.post(
                     f"/api/games/{game_id}/moves/",
                     {"move": move, "expected_move_number": game["move_number"]},
                     format="json",
                 )
-                if response.status_code == 201:
-                    with lock:
-                        acknowledged.append((response.json()["move_number"], move))
-                elif response.status_code != 409:
-                    failures.append(f"{response.status_code} {response.content[:200]!r}")
-        finally:
-            connection.close()
+            )
+            requests += 1
+            if status == 201:
+                with lock:
+                    acknowledged.append((body["move_number"], move))
+            elif status != 409:
+                failures.append(f"{status} {body!r}")
+        return requests
 
-    run_threads(player, THREADS)
+    # Every thread returns (none raised, none hangs) and each had its requests answered.
+    assert all(run_in_threads(player, THREADS))
 
     assert not failures
     game = Game.objects.select_related("deal").get(pk=game_id)
@@ -97,22 +95,20 @@ def test_concurrent_moves_keep_every_acknowledged_move_once(django_user_model):
 def test_a_retried_request_racing_itself_is_applied_once(django_user_model):
     user = django_user_model.objects.create_user("retrier", password="x")
     game = client_for(user).post("/api/games/", {"variant": "gold-mine"}, format="json").json()
-    responses = []
 
-    def retry(_index: int) -> None:
-        try:
-            response = client_for(user).post(
+    def retry(_index: int) -> tuple[int, dict]:
+        return answered(
+            client_for(user).post(
                 f"/api/games/{game['id']}/moves/",
                 {"move": {"type": "deal"}},
                 format="json",
                 HTTP_IDEMPOTENCY_KEY="deal-once",
             )
-            responses.append((response.status_code, response.json()))
-        finally:
-            connection.close()
+        )
 
-    run_threads(retry, 8)
+    responses = run_in_threads(retry, 8)
 
+    assert len(responses) == 8
     assert {status for status, _ in responses} == {201}
     assert all(body == responses[0][1] for _, body in responses)
     assert Game.objects.get(pk=game["id"]).move_number == 1
