@@ -95,12 +95,31 @@ class PasswordChangeSerializer(KnownFieldsOnly):
     new_password = _password_field("Choose a new password.")
 
 
+ENTER_PASSWORD_FOR_EMAIL = "Enter your password to change the email address."
+
+
 class EmailChangeSerializer(KnownFieldsOnly):
     email = _email_field(
         None,  # blank removes the address
         allow_blank=True,
         help_text="Where password reset links go; blank: none.",
     )
+    password = serializers.CharField(
+        max_length=MAX_PASSWORD_LENGTH,
+        trim_whitespace=False,
+        write_only=True,
+        required=False,
+        style={"input_type": "password"},
+        help_text="Your current password: required with `email`.",
+        error_messages=_messages(
+            ENTER_PASSWORD_FOR_EMAIL, f"A password has at most {MAX_PASSWORD_LENGTH} characters."
+        ),
+    )
+
+    def validate(self, attrs: dict) -> dict:
+        if "email" in attrs and not attrs.get("password"):
+            raise serializers.ValidationError({"password": [ENTER_PASSWORD_FOR_EMAIL]})
+        return attrs
 
 
 class AccountDeleteSerializer(KnownFieldsOnly):

@@ -26,6 +26,7 @@ from django.utils.http import urlsafe_base64_encode
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ValidationError
 
+from accounts import credentials
 from accounts.errors import ServiceError
 from accounts.live import SignOut, schedule_sign_out, sign_in_tag_of
 from accounts.models import UserSession
@@ -199,9 +200,20 @@ def _remove_accounts(users: list[AbstractUser]) -> None:
             user.delete()
 
 
-def change_email(*, user: AbstractUser, email: str) -> AbstractUser:
+def change_email(*, user: AbstractUser, email: str, password: str, client_ip: str) -> AbstractUser:
     """Set (or, blank, remove) the address that password reset links are sent to; one that
-    another account has is refused (the player's own, in any letter case, is fine)."""
+    another account has is refused (the player's own, in any letter case, is fine).
+
+    The password is asked again: the address is where a password reset goes, so whoever
+    holds only a session or a token (stolen, or left open) must not be able to redirect it
+    and take the account. Wrong passwords count toward the sign-in throttle.
+    """
+    guard = LoginGuard(username=user.get_username(), client_ip=client_ip)
+    guard.reserve()
+    if not user.check_password(password):
+        fields = {"password": [WRONG_PASSWORD_MESSAGE]}
+        raise ServiceError("wrong_password", WRONG_PASSWORD_MESSAGE, fields=fields)
+    guard.succeeded()
     email = get_user_model().objects.normalize_email(email.strip())
     if email_is_taken(email, except_user_id=user.pk):
         raise ValidationError({"email": [EMAIL_TAKEN_MESSAGE]})
@@ -262,10 +274,10 @@ def _set_password(user: AbstractUser, new_password: str, keep_session: str | Non
         raise ValidationError({"new_password": list(exc.messages)}) from None
     with transaction.atomic():
         user.set_password(new_password)
+        # Saving a new password revokes the token and ends the other sign-ins, whatever path
+        # set it (``accounts.credentials``).
+        credentials.keep_session(user, keep_session)
         user.save(update_fields=["password"])
-        # Scripts holding the old token were given it for the old password.
-        Token.objects.filter(user=user).delete()
-        schedule_sign_out(user.pk, SignOut(except_session=sign_in_tag_of(keep_session)))
 
 
 def _reset_email_allowed(email: str) -> bool:

@@ -1,7 +1,8 @@
 """Live connections end with the sign-in they were opened with (``accounts.live``).
 
-Signing out and removing a user can happen outside this app's services (Django's ``logout``,
-the admin), so those are caught here; password changes and token revocations schedule it in
+Signing out, removing a user and setting a new password can happen outside this app's services
+(Django's ``logout``, the admin, ``manage.py changepassword``), so those are caught here
+(``accounts.credentials`` for a new password); token revocations schedule it in
 ``accounts.services``.
 """
 
@@ -11,11 +12,11 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in, user_logged_out
-from django.db.models.signals import post_delete, post_save, pre_delete
+from django.db.models.signals import post_delete, post_save, pre_delete, pre_save
 from django.dispatch import receiver
 from rest_framework.authtoken.models import Token
 
-from accounts import token_cache
+from accounts import credentials, token_cache
 from accounts.live import SignOut, schedule_sign_out, sign_in_tag, start_sign_in
 
 
@@ -37,6 +38,16 @@ def signed_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
 @receiver(pre_delete, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts.user_removed")
 def user_removed(sender: Any, instance: Any, **kwargs: Any) -> None:
     schedule_sign_out(instance.pk, SignOut())
+
+
+@receiver(pre_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts.password_saving")
+def password_saving(sender: Any, instance: Any, update_fields: Any, **kwargs: Any) -> None:
+    credentials.before_save(instance, update_fields)
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts.password_saved")
+def password_saved(sender: Any, instance: Any, **kwargs: Any) -> None:
+    credentials.after_save(instance)
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts.user_saved")

@@ -221,13 +221,19 @@ class MeView(APIView):
 
     @extend_schema(
         tags=TAGS,
-        summary="Change your email address (where password reset links go)",
+        summary="Change your email address (where password reset links go; asks the password)",
         request=EmailChangeSerializer,
         responses={
             200: UserSerializer,
-            400: INVALID,
+            400: _error(
+                '"invalid" (`fields` per field: `password` is required with `email`), or '
+                '"wrong_password".'
+            ),
             401: NOT_SIGNED_IN,
-            429: _error('"throttled": too many changes of address; see Retry-After.'),
+            429: _error(
+                '"throttled": too many changes of address, or too many wrong passwords; see '
+                "Retry-After."
+            ),
         },
     )
     def patch(self, request: Request) -> Response:
@@ -235,7 +241,12 @@ class MeView(APIView):
         serializer.is_valid(raise_exception=True)
         user = request.user
         if "email" in serializer.validated_data:  # a PATCH without it changes nothing
-            user = services.change_email(user=user, email=serializer.validated_data["email"])
+            user = services.change_email(
+                user=user,
+                email=serializer.validated_data["email"],
+                password=serializer.validated_data["password"],
+                client_ip=client_ip(request),
+            )
         return Response(UserSerializer(user).data)
 
     @extend_schema(

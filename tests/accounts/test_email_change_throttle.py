@@ -16,7 +16,9 @@ pytestmark = pytest.mark.django_db
 
 
 def save_email(client: Client, email: str) -> Any:
-    return client.patch(url("me"), {"email": email}, content_type="application/json")
+    return client.patch(
+        url("me"), {"email": email, "password": PASSWORD}, content_type="application/json"
+    )
 
 
 def test_ten_changes_an_hour_then_429_with_when_to_try_again(

@@ -27,7 +27,9 @@ def sign_up(client: Client, username: str, email: str) -> Any:
 
 
 def save_email(client: Client, email: str) -> Any:
-    return client.patch(url("me"), {"email": email}, content_type="application/json")
+    return client.patch(
+        url("me"), {"email": email, "password": PASSWORD}, content_type="application/json"
+    )
 
 
 @pytest.mark.parametrize("email", ["ada@example.com", "ADA@Example.COM", "  Ada@example.com "])

@@ -117,7 +117,7 @@ def test_a_signed_in_players_refused_fields_are_explained_too(signed_in: Client)
          "new_password", too_long),
         (signed_in.delete(url("me"), {"password": ""}, content_type="application/json"),
          "password", "Enter your password to close the account."),
-        (signed_in.patch(url("me"), {"email": LONG_EMAIL}, content_type="application/json"),
+        (signed_in.patch(url("me"), {"email": LONG_EMAIL, "password": PASSWORD}, content_type="application/json"),
          "email", "An email address has at most 254 characters."),
     ]  # fmt: skip
     for response, field, message in cases:
@@ -251,7 +251,7 @@ def test_a_field_that_cannot_be_changed_is_refused_not_ignored(
 
     error = assert_error(response, 400, "unknown_field")
     assert error["message"] == (
-        '"username" cannot be sent here: this request takes "email" only. Nothing was done.'
+        '"username" cannot be sent here: this request takes "email" and "password" only. Nothing was done.'
     )
     assert list(error["fields"]) == ["username"]
     ada.refresh_from_db()

@@ -43,7 +43,12 @@ def switched(signed_in: Client, other: User) -> Client:
 
 
 def save_email(client: Client, email: str, **extra: str):
-    return client.patch(url("me"), {"email": email}, content_type="application/json", **extra)
+    return client.patch(
+        url("me"),
+        {"email": email, "password": PASSWORD},
+        content_type="application/json",
+        **extra,
+    )
 
 
 def test_an_old_pages_email_save_is_refused_and_changes_no_account(

@@ -32,7 +32,9 @@ def emailed_link(index: int = -1) -> dict[str, str]:
 
 
 def set_email(client: Client, email: str) -> Any:
-    return client.patch(url("me"), {"email": email}, content_type="application/json")
+    return client.patch(
+        url("me"), {"email": email, "password": PASSWORD}, content_type="application/json"
+    )
 
 
 def confirm(client: Client, link: dict[str, str], password: str = NEW_PASSWORD) -> Any:

@@ -106,7 +106,9 @@ def test_a_deactivated_account_is_refused_on_the_next_request(key: str, ada: Use
 def test_a_changed_account_is_read_anew(key: str, ada: User):
     assert me(key).json()["email"] == "ada@example.com"
 
-    services.change_email(user=ada, email="ada@elsewhere.example")
+    services.change_email(
+        user=ada, email="ada@elsewhere.example", password=PASSWORD, client_ip="127.0.0.1"
+    )
 
     assert me(key).json()["email"] == "ada@elsewhere.example"
 

@@ -331,6 +331,7 @@ def test_pages_opened_as_one_account_never_act_as_the_account_signed_in_since(
     )
     # The account page's email save: refused, onto nobody.
     account_tab.fill("#id_email", "x@example.org")
+    account_tab.fill("#id_email_password", PASSWORD)
     account_tab.locator("#email-form button[type=submit]").click()
     expect(account_tab.locator("#email-form .form-error")).to_have_text(refusal)
     expect(account_tab.locator("#email-form .form-status")).to_be_hidden()
@@ -438,6 +439,7 @@ def test_an_email_address_another_account_has_is_refused_next_to_its_field(
     sign_in(page, site, "grace")
     page.goto(site + "/account/")
     page.fill("#id_email", "Ada@Example.com")
+    page.fill("#id_email_password", PASSWORD)
     page.locator("#email-form button[type=submit]").click()
     expect(page.locator("#email-error")).to_have_text(taken)
     expect(page.locator("#email-form .form-status")).to_be_hidden()

@@ -155,9 +155,10 @@ function initEmail(form) {
   bindForm(form, {
     path: "/api/auth/me/",
     method: "PATCH",
-    body: (f) => ({ email: value(f, "email").trim() }),
+    body: (f) => ({ email: value(f, "email").trim(), password: value(f, "password") }),
     onSuccess: (user) => {
       form.elements.namedItem("email").value = user.email;
+      form.elements.namedItem("password").value = "";
       say(form.querySelector(".form-status"), user.email ? `Saved: ${user.email}.` : "Address removed.", "ok");
     },
   });
