@@ -16,3 +16,15 @@ if [[ ! -f "$_stamp" || "$(cat "$_stamp")" != "$_want" ]]; then
   echo "$_want" >"$_stamp"
 fi
 unset _stamp _want
+
+# The solver's compiled core (games/solver/_core.c, setup.py): `pip install -e .` above builds
+# it in place; built again here whenever its source changed since, or when it is missing.
+_core_stamp=.venv/.solver-core.sha256
+_core_want=$(cat setup.py games/solver/_core.c | sha256sum | cut -d' ' -f1)
+if [[ ! -f "$_core_stamp" || "$(cat "$_core_stamp")" != "$_core_want" ]] \
+  || ! compgen -G 'games/solver/_core.*.so' >/dev/null; then
+  echo "Building the solver's core ..." >&2
+  .venv/bin/python setup.py --quiet build_ext --inplace >/dev/null
+  echo "$_core_want" >"$_core_stamp"
+fi
+unset _core_stamp _core_want

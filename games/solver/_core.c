@@ -1,0 +1,1111 @@
+/* The solver's compiled search core: games.solver._core.
+ *
+ * A second implementation of the rules engine's move generation (games/rules/variant.py and
+ * the game modules' hooks), of the solver's canonical key, safe moves and evaluation
+ * (games/solver/tactics.py, evaluation.py) and of its two search orders (search.py), on a
+ * packed position. games/solver/core.py describes each game to it (``Rules``) from the
+ * engine's own declarations and converts positions; tests/solver/test_core_differential.py
+ * checks it against the engine and the Python search position by position.
+ *
+ * A packed position is bytes: the base rank (0: none), then per pile in the variant's
+ * pile order its card count, its face-down count and its cards bottom to top (0..51).
+ * The transposition table keeps every canonical key in full (not a bare hash), so a hash
+ * collision can never skip a position. The search releases the GIL.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { K_STOCK, K_WASTE, K_RESERVE, K_DISCARD, K_FOUNDATION, K_TABLEAU, K_COUNT };
+enum { S_ANY, S_ALTERNATE, S_SAME };
+enum { START_NONE, START_ACE, START_BASE };
+enum { DEAL_NONE, DEAL_TO_WASTE, DEAL_TO_PILES };
+enum { SETTLE_TURN_UP, SETTLE_REFILL, SETTLE_RUNS };
+
+#define MAXP 24
+#define MAXC 104
+#define MAXMOVES 1024
+#define MAXKEY (1 + 2 * MAXP + MAXC)
+#define RUN 13
+
+static inline int rank_of(int c) { return c % 13 + 1; }
+static inline int suit_of(int c) { return c / 13; }
+static inline int red_of(int c) { int s = c / 13; return s == 1 || s == 2; }
+
+typedef struct {
+    int present, step, suits, wrap;
+} BuildRule;
+
+static int next_rank(const BuildRule *b, int rank) {
+    int nxt = rank + b->step;
+    if (nxt >= 1 && nxt <= 13) return nxt;
+    return b->wrap ? ((nxt - 1) % 13 + 13) % 13 + 1 : 0;
+}
+
+static int build_fits(const BuildRule *b, int card, int onto) {
+    if (!b->present) return 0;
+    if (next_rank(b, rank_of(onto)) != rank_of(card)) return 0;
+    if (b->suits == S_SAME && suit_of(card) != suit_of(onto)) return 0;
+    if (b->suits == S_ALTERNATE && red_of(card) == red_of(onto)) return 0;
+    return 1;
+}
+
+typedef struct {
+    int np;
+    uint8_t kind[MAXP];
+    uint8_t route[K_COUNT][K_COUNT];
+    BuildRule tab, grp, fnd;
+    int fstart;
+    uint8_t complete_rank[MAXP]; /* 0: complete at 13 cards */
+    int deal_count, deal_mode, settle_mode;
+    int stock, waste, reserve, discard;
+    int sort_tableau_always, sort_foundations, refills, sets_base;
+    uint8_t tfits[52][52], gfits[52][52], ffits[52][52];
+    int ntab, tab_idx[MAXP];
+    int nfnd, fnd_idx[MAXP];
+    int nfixed, fixed_idx[MAXP];
+    int nsrc, src_idx[MAXP];
+    int ntgt, tgt_idx[MAXP];
+    int naway, away_idx[MAXP];
+    int nhome, home_idx[MAXP];
+} Rules;
+
+typedef struct {
+    int base;
+    uint8_t n[MAXP], down[MAXP];
+    uint8_t c[MAXP][MAXC];
+} Pos;
+
+typedef struct {
+    uint8_t s, t, count; /* s == 255: the stock action */
+} Move;
+
+#define DEAL_S 255
+
+/* -- positions ------------------------------------------------------------------------ */
+
+static int unpack(const Rules *r, const uint8_t *b, Py_ssize_t len, Pos *p) {
+    Py_ssize_t k = 1;
+    if (len < 1) return -1;
+    p->base = b[0];
+    for (int i = 0; i < r->np; i++) {
+        if (k + 2 > len) return -1;
+        int n = b[k], d = b[k + 1];
+        k += 2;
+        if (n > MAXC || d > n || k + n > len) return -1;
+        p->n[i] = (uint8_t)n;
+        p->down[i] = (uint8_t)d;
+        for (int j = 0; j < n; j++) {
+            if (b[k + j] >= 52) return -1;
+        }
+        memcpy(p->c[i], b + k, n);
+        k += n;
+    }
+    return k == len ? 0 : -1;
+}
+
+static int pack(const Rules *r, const Pos *p, uint8_t *out) {
+    int k = 0;
+    out[k++] = (uint8_t)p->base;
+    for (int i = 0; i < r->np; i++) {
+        out[k++] = p->n[i];
+        out[k++] = p->down[i];
+        memcpy(out + k, p->c[i], p->n[i]);
+        k += p->n[i];
+    }
+    return k;
+}
+
+static int pile_cmp(const Pos *p, int a, int b) {
+    if (p->n[a] != p->n[b]) return p->n[a] < p->n[b] ? -1 : 1;
+    if (p->down[a] != p->down[b]) return p->down[a] < p->down[b] ? -1 : 1;
+    return memcmp(p->c[a], p->c[b], p->n[a]);
+}
+
+static void sort_piles(const Pos *p, int *idx, int n) {
+    for (int i = 1; i < n; i++) {
+        int v = idx[i], j = i - 1;
+        while (j >= 0 && pile_cmp(p, idx[j], v) > 0) {
+            idx[j + 1] = idx[j];
+            j--;
+        }
+        idx[j + 1] = v;
+    }
+}
+
+static int put_pile(const Pos *p, int i, uint8_t *out, int k) {
+    out[k++] = p->n[i];
+    out[k++] = p->down[i];
+    memcpy(out + k, p->c[i], p->n[i]);
+    return k + p->n[i];
+}
+
+/* The canonical key (tactics.Tactics.key): base rank, the fixed piles in order, the tableau
+ * piles (sorted where they are interchangeable), the foundations sorted where they are. */
+static int canonical_key(const Rules *r, const Pos *p, uint8_t *out) {
+    int k = 0, idx[MAXP];
+    out[k++] = (uint8_t)p->base;
+    for (int i = 0; i < r->nfixed; i++) k = put_pile(p, r->fixed_idx[i], out, k);
+    memcpy(idx, r->tab_idx, sizeof(int) * r->ntab);
+    if (r->sort_tableau_always || (r->stock >= 0 && p->n[r->stock] == 0))
+        sort_piles(p, idx, r->ntab);
+    for (int i = 0; i < r->ntab; i++) k = put_pile(p, idx[i], out, k);
+    if (r->sort_foundations) {
+        memcpy(idx, r->fnd_idx, sizeof(int) * r->nfnd);
+        sort_piles(p, idx, r->nfnd);
+        for (int i = 0; i < r->nfnd; i++) k = put_pile(p, idx[i], out, k);
+    }
+    return k;
+}
+
+/* -- rules ---------------------------------------------------------------------------- */
+
+static int run_length(const BuildRule *g, const Pos *p, int s, int limit) {
+    int n = p->n[s];
+    const uint8_t *c = p->c[s];
+    int len;
+    len = (n && limit) ? 1 : 0;
+    while (len < limit && n - len - 1 >= 0 && build_fits(g, c[n - len], c[n - len - 1]))
+        len++;
+    return len;
+}
+
+static int foundation_complete(const Rules *r, const Pos *p, int t) {
+    if (r->complete_rank[t]) return rank_of(p->c[t][p->n[t] - 1]) == r->complete_rank[t];
+    return p->n[t] >= 13;
+}
+
+static int legal(const Rules *r, const Pos *p, int s, int t, int count) {
+    if (s == t) return 0;
+    int ks = r->kind[s], kt = r->kind[t];
+    if (!r->route[ks][kt]) return 0;
+    int n = p->n[s];
+    if (!n) return 0;
+    if (count > 1 && (!r->grp.present || kt != K_TABLEAU || ks != K_TABLEAU)) return 0;
+    if (count > n - p->down[s]) return 0;
+    if (count > 1 && run_length(&r->grp, p, s, count) < count) return 0;
+    int card = p->c[s][n - count];
+    int nt = p->n[t];
+    if (kt == K_TABLEAU) {
+        if (nt) return r->tfits[card][p->c[t][nt - 1]];
+        return !(count == n && ks == K_TABLEAU);
+    }
+    if (!nt) {
+        if (r->fstart == START_ACE) return rank_of(card) == 1;
+        if (r->fstart == START_BASE) return p->base == 0 || p->base == rank_of(card);
+        return 0;
+    }
+    if (foundation_complete(r, p, t)) return 0;
+    return r->ffits[card][p->c[t][nt - 1]];
+}
+
+static int is_open_target(const Rules *r, const Pos *p, int t) {
+    if (p->n[t]) return 0;
+    if (r->kind[t] == K_TABLEAU) return 1;
+    return r->fstart == START_BASE && p->base == 0;
+}
+
+static int deal_allowed(const Rules *r, const Pos *p) {
+    if (r->deal_mode == DEAL_NONE || r->stock < 0 || !p->n[r->stock]) return 0;
+    if (r->deal_mode == DEAL_TO_PILES) {
+        int all = 1, total = 0;
+        for (int i = 0; i < r->ntab; i++) {
+            int n = p->n[r->tab_idx[i]];
+            if (!n) all = 0;
+            total += n;
+        }
+        if (!all && total >= r->ntab) return 0;
+    }
+    return 1;
+}
+
+/* Variant.legal_moves: per source pile, per count, the targets that want the card's rank
+ * (pile order), then the open ones (pile order); the stock action last. */
+static int legal_moves(const Rules *r, const Pos *p, Move *out) {
+    int k = 0;
+    for (int si = 0; si < r->nsrc; si++) {
+        int s = r->src_idx[si], n = p->n[s];
+        if (!n) continue;
+        int movable = 1;
+        if (r->grp.present && r->kind[s] == K_TABLEAU)
+            movable = run_length(&r->grp, p, s, n - p->down[s]);
+        for (int count = 1; count <= movable; count++) {
+            for (int open = 0; open < 2; open++) {
+                for (int ti = 0; ti < r->ntgt; ti++) {
+                    int t = r->tgt_idx[ti];
+                    if (is_open_target(r, p, t) != open) continue;
+                    if (legal(r, p, s, t, count) && k < MAXMOVES) {
+                        out[k].s = (uint8_t)s;
+                        out[k].t = (uint8_t)t;
+                        out[k].count = (uint8_t)count;
+                        k++;
+                    }
+                }
+            }
+        }
+    }
+    if (deal_allowed(r, p) && k < MAXMOVES) {
+        out[k].s = DEAL_S;
+        out[k].t = DEAL_S;
+        out[k].count = 0;
+        k++;
+    }
+    return k;
+}
+
+static void turn_up(Pos *p, int i) {
+    if (p->down[i] && p->down[i] == p->n[i]) p->down[i]--;
+}
+
+static void remove_run(const Rules *r, Pos *p, int i) {
+    int n = p->n[i];
+    if (n - p->down[i] >= RUN && rank_of(p->c[i][n - 1]) == 1 &&
+        run_length(&r->grp, p, i, RUN) == RUN) {
+        int d = r->discard;
+        memcpy(p->c[d] + p->n[d], p->c[i] + n - RUN, RUN);
+        p->n[d] += RUN;
+        p->down[d] = 0;
+        p->n[i] -= RUN;
+        turn_up(p, i);
+    }
+}
+
+/* Variant._carry_out and the games' hooks, in place. */
+static void apply_move(const Rules *r, Pos *p, Move m) {
+    if (m.s == DEAL_S) {
+        int st = r->stock, n = p->n[st];
+        if (r->deal_mode == DEAL_TO_WASTE) {
+            int left = n - r->deal_count;
+            if (left < 0) left = 0;
+            int w = r->waste;
+            for (int j = n - 1; j >= left; j--) p->c[w][p->n[w]++] = p->c[st][j];
+            p->down[w] = 0;
+            p->n[st] = (uint8_t)left;
+            p->down[st] = (uint8_t)left;
+        } else {
+            int any = 0;
+            for (int i = 0; i < r->ntab; i++) any |= p->n[r->tab_idx[i]] != 0;
+            for (int i = 0; i < r->ntab; i++) {
+                int t = r->tab_idx[i];
+                if (any && !p->n[t]) continue;
+                if (!p->n[st]) break;
+                p->c[t][p->n[t]++] = p->c[st][--p->n[st]];
+            }
+            p->down[st] = p->n[st];
+            for (int i = 0; i < r->ntab; i++) remove_run(r, p, r->tab_idx[i]);
+        }
+        return;
+    }
+    int s = m.s, t = m.t, count = m.count;
+    memcpy(p->c[t] + p->n[t], p->c[s] + p->n[s] - count, count);
+    p->n[t] += count;
+    p->n[s] -= count;
+    if (p->base == 0 && r->kind[t] == K_FOUNDATION && r->fstart == START_BASE)
+        p->base = rank_of(p->c[t][p->n[t] - count]);
+    if (r->settle_mode == SETTLE_TURN_UP) {
+        turn_up(p, s);
+    } else if (r->settle_mode == SETTLE_REFILL) {
+        if (r->kind[s] == K_TABLEAU && !p->n[s]) {
+            int feeders[2] = {r->stock, r->waste};
+            for (int f = 0; f < 2; f++) {
+                int fd = feeders[f];
+                if (fd >= 0 && p->n[fd]) {
+                    p->c[s][0] = p->c[fd][--p->n[fd]];
+                    p->n[s] = 1;
+                    p->down[s] = 0;
+                    p->down[fd] = fd == r->stock ? p->n[fd] : 0;
+                    break;
+                }
+            }
+        }
+    } else {
+        turn_up(p, s);
+        remove_run(r, p, t);
+    }
+}
+
+static int is_won(const Rules *r, const Pos *p) {
+    for (int i = 0; i < r->naway; i++)
+        if (p->n[r->away_idx[i]]) return 0;
+    return 1;
+}
+
+/* -- tactics -------------------------------------------------------------------------- */
+
+static int safe_home(const Rules *r, const Pos *p, Move m) {
+    if (r->sets_base && p->base == 0) return 0;
+    int s = m.s;
+    if (r->refills && r->kind[s] == K_TABLEAU && p->n[s] == 1 &&
+        ((r->stock >= 0 && p->n[r->stock]) || (r->waste >= 0 && p->n[r->waste])))
+        return 0;
+    int top = p->c[s][p->n[s] - 1];
+    for (int a = 0; a < r->naway; a++) {
+        int i = r->away_idx[a];
+        for (int j = 0; j < p->n[i]; j++)
+            if (r->tfits[p->c[i][j]][top]) return 0;
+    }
+    return 1;
+}
+
+static int safe_move(const Rules *r, const Pos *p, const Move *moves, int n) {
+    for (int i = 0; i < n; i++) {
+        if (moves[i].s != DEAL_S && r->kind[moves[i].t] == K_FOUNDATION &&
+            safe_home(r, p, moves[i]))
+            return i;
+    }
+    return -1;
+}
+
+/* Tactics.productive (Grounds for Divorce's narrow first pass). */
+static int productive(const Rules *r, const Pos *p, Move *moves, int n) {
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        Move m = moves[i];
+        int keep = 0;
+        if (m.s == DEAL_S) {
+            keep = 1;
+        } else {
+            int s = m.s, t = m.t, count = m.count, ns = p->n[s];
+            int face_up = ns - p->down[s];
+            int bottom = p->c[s][ns - count];
+            if (count == face_up || (count == ns && p->n[t])) {
+                keep = 1;
+            } else {
+                int under = p->c[s][ns - count - 1];
+                int same_suit_link =
+                    suit_of(under) == suit_of(bottom) && r->tfits[bottom][under];
+                if (p->n[t]) {
+                    int top = p->c[t][p->n[t] - 1];
+                    keep = suit_of(top) == suit_of(bottom) || !r->tfits[bottom][under];
+                } else {
+                    keep = !same_suit_link;
+                }
+            }
+        }
+        if (keep) moves[k++] = m;
+    }
+    return k;
+}
+
+/* -- evaluation ----------------------------------------------------------------------- */
+
+typedef struct {
+    double home, link, runs, face_down, buried, empty, waste, reserve, stock;
+} Weights;
+
+static double evaluate(const Rules *r, const Weights *w, const Pos *p) {
+    int home = 0;
+    for (int i = 0; i < r->nhome; i++) home += p->n[r->home_idx[i]];
+    double total = w->home * home;
+    if (w->waste != 0 && r->waste >= 0) total -= w->waste * p->n[r->waste];
+    if (w->reserve != 0 && r->reserve >= 0) total -= w->reserve * p->n[r->reserve];
+    if (w->stock != 0 && r->stock >= 0) total += w->stock * p->n[r->stock];
+    uint8_t wanted[52];
+    int any_wanted = 0;
+    if (w->buried != 0) {
+        memset(wanted, 0, sizeof wanted);
+        int start = r->fstart == START_ACE ? 1 : r->fstart == START_BASE ? p->base : 0;
+        for (int f = 0; f < r->nfnd; f++) {
+            int i = r->fnd_idx[f];
+            if (p->n[i]) {
+                if (!foundation_complete(r, p, i)) {
+                    int top = p->c[i][p->n[i] - 1];
+                    for (int c = 0; c < 52; c++)
+                        if (r->ffits[c][top]) wanted[c] = any_wanted = 1;
+                }
+            } else if (start) {
+                for (int c = 0; c < 52; c++)
+                    if (rank_of(c) == start) wanted[c] = any_wanted = 1;
+            }
+        }
+    }
+    for (int ti = 0; ti < r->ntab; ti++) {
+        int i = r->tab_idx[ti], n = p->n[i], down = p->down[i];
+        const uint8_t *c = p->c[i];
+        if (!n) {
+            total += w->empty;
+            continue;
+        }
+        total -= w->face_down * down;
+        int run = 1;
+        for (int j = down + 1; j < n; j++) {
+            if (r->tfits[c[j]][c[j - 1]]) {
+                total += w->link;
+                if (r->grp.present && r->gfits[c[j]][c[j - 1]]) {
+                    run++;
+                    continue;
+                }
+            }
+            total += w->runs * run * run;
+            run = 1;
+        }
+        total += w->runs * run * run;
+        if (any_wanted) {
+            for (int j = 0; j < n; j++)
+                if (wanted[c[j]]) total -= w->buried * (n - 1 - j);
+        }
+    }
+    return total;
+}
+
+/* -- growable storage ----------------------------------------------------------------- */
+
+typedef struct {
+    uint8_t *data;
+    size_t len, cap;
+} Bytes;
+
+static int bytes_reserve(Bytes *b, size_t more) {
+    if (b->len + more <= b->cap) return 0;
+    size_t cap = b->cap ? b->cap : (1 << 20);
+    while (cap < b->len + more) cap *= 2;
+    uint8_t *d = realloc(b->data, cap);
+    if (!d) return -1;
+    b->data = d;
+    b->cap = cap;
+    return 0;
+}
+
+#define VEC(name, type)                                                               \
+    typedef struct {                                                                  \
+        type *data;                                                                   \
+        size_t len, cap;                                                              \
+    } name;                                                                           \
+    static int name##_push(name *v, type x) {                                         \
+        if (v->len == v->cap) {                                                       \
+            size_t cap = v->cap ? v->cap * 2 : 4096;                                  \
+            type *d = realloc(v->data, cap * sizeof(type));                           \
+            if (!d) return -1;                                                        \
+            v->data = d;                                                              \
+            v->cap = cap;                                                             \
+        }                                                                             \
+        v->data[v->len++] = x;                                                        \
+        return 0;                                                                     \
+    }
+
+VEC(U64Vec, uint64_t)
+VEC(I32Vec, int32_t)
+VEC(MoveVec, Move)
+
+typedef struct {
+    double prio;
+    int64_t node;
+    int32_t depth;
+} HeapItem;
+
+VEC(HeapVec, HeapItem)
+
+static inline int heap_less(const HeapItem *a, const HeapItem *b) {
+    return a->prio < b->prio || (a->prio == b->prio && a->node < b->node);
+}
+
+static int heap_push(HeapVec *h, HeapItem x) {
+    if (HeapVec_push(h, x)) return -1;
+    size_t i = h->len - 1;
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!heap_less(&h->data[i], &h->data[parent])) break;
+        HeapItem tmp = h->data[i];
+        h->data[i] = h->data[parent];
+        h->data[parent] = tmp;
+        i = parent;
+    }
+    return 0;
+}
+
+static HeapItem heap_pop(HeapVec *h) {
+    HeapItem top = h->data[0];
+    h->data[0] = h->data[--h->len];
+    size_t i = 0, n = h->len;
+    for (;;) {
+        size_t l = 2 * i + 1, rr = l + 1, m = i;
+        if (l < n && heap_less(&h->data[l], &h->data[m])) m = l;
+        if (rr < n && heap_less(&h->data[rr], &h->data[m])) m = rr;
+        if (m == i) break;
+        HeapItem tmp = h->data[i];
+        h->data[i] = h->data[m];
+        h->data[m] = tmp;
+        i = m;
+    }
+    return top;
+}
+
+/* The transposition table: open addressing over (hash, offset of the full key in keys). */
+typedef struct {
+    uint64_t *hash;
+    uint64_t *off;
+    size_t cap, count;
+    Bytes keys;
+} Table;
+
+static uint64_t hash_bytes(const uint8_t *b, int n) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n;
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t v;
+        memcpy(&v, b + i, 8);
+        h = (h ^ v) * 0xBF58476D1CE4E5B9ULL;
+        h ^= h >> 29;
+    }
+    uint64_t v = 0;
+    memcpy(&v, b + i, n - i);
+    h = (h ^ v) * 0x94D049BB133111EBULL;
+    h ^= h >> 31;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 32;
+    return h | 1;
+}
+
+static int table_grow(Table *t) {
+    size_t cap = t->cap ? t->cap * 2 : (1 << 16);
+    uint64_t *hash = calloc(cap, sizeof(uint64_t)), *off = malloc(cap * sizeof(uint64_t));
+    if (!hash || !off) {
+        free(hash);
+        free(off);
+        return -1;
+    }
+    for (size_t i = 0; i < t->cap; i++) {
+        if (!t->hash[i]) continue;
+        size_t j = t->hash[i] & (cap - 1);
+        while (hash[j]) j = (j + 1) & (cap - 1);
+        hash[j] = t->hash[i];
+        off[j] = t->off[i];
+    }
+    free(t->hash);
+    free(t->off);
+    t->hash = hash;
+    t->off = off;
+    t->cap = cap;
+    return 0;
+}
+
+/* 1: added (new), 0: met before, -1: out of memory. */
+static int table_add(Table *t, const uint8_t *key, int n) {
+    if ((t->count + 1) * 2 > t->cap && table_grow(t)) return -1;
+    uint64_t h = hash_bytes(key, n);
+    size_t j = h & (t->cap - 1);
+    while (t->hash[j]) {
+        if (t->hash[j] == h) {
+            const uint8_t *stored = t->keys.data + t->off[j];
+            if (stored[0] == n && memcmp(stored + 1, key, n) == 0) return 0;
+        }
+        j = (j + 1) & (t->cap - 1);
+    }
+    if (bytes_reserve(&t->keys, n + 1)) return -1;
+    t->hash[j] = h;
+    t->off[j] = t->keys.len;
+    t->keys.data[t->keys.len] = (uint8_t)n;
+    memcpy(t->keys.data + t->keys.len + 1, key, n);
+    t->keys.len += n + 1;
+    t->count++;
+    return 1;
+}
+
+static void table_free(Table *t) {
+    free(t->hash);
+    free(t->off);
+    free(t->keys.data);
+}
+
+/* -- the search ----------------------------------------------------------------------- */
+
+enum { R_LOST, R_WON, R_UNKNOWN, R_NOMEM };
+
+typedef struct {
+    const Rules *r;
+    Weights w;
+    int dfs, narrow;
+    double move_cost;
+    int64_t max_positions, positions, next_look;
+    double deadline;
+    Table seen;
+    Bytes states;    /* each kept node's packed position: length byte then bytes */
+    U64Vec state_off; /* by node */
+    I32Vec parent;    /* by node */
+    MoveVec move;     /* by node */
+    int64_t won_node;
+} Search;
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+#define CLOCK_EVERY 256
+
+typedef struct {
+    double score;
+    int64_t node;
+} Child;
+
+/* One node's children not met before, scored; returns their count or -(result + 1). */
+static int expand(Search *x, int64_t node, Pos *p, Child *children) {
+    const Rules *r = x->r;
+    Move moves[MAXMOVES];
+    int n = legal_moves(r, p, moves);
+    if (x->narrow) n = productive(r, p, moves, n);
+    int safe = safe_move(r, p, moves, n);
+    if (safe >= 0) {
+        moves[0] = moves[safe];
+        n = 1;
+    }
+    /* A move only appends past a pile's count or lowers it, but for a refill, which writes an
+     * emptied pile's first card: the counts and that card restore the position. */
+    int base = p->base;
+    uint8_t n_saved[MAXP], down_saved[MAXP];
+    memcpy(n_saved, p->n, sizeof n_saved);
+    memcpy(down_saved, p->down, sizeof down_saved);
+    uint8_t key[MAXKEY], packed[MAXKEY];
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        int first = moves[i].s == DEAL_S ? 0 : p->c[moves[i].s][0];
+        apply_move(r, p, moves[i]);
+        x->positions++;
+        int64_t child = (int64_t)x->parent.len;
+        if (I32Vec_push(&x->parent, (int32_t)node) || MoveVec_push(&x->move, moves[i]) ||
+            U64Vec_push(&x->state_off, 0))
+            return -(R_NOMEM + 1);
+        if (is_won(r, p)) {
+            x->won_node = child;
+            return -(R_WON + 1);
+        }
+        if (x->positions >= x->max_positions) return -(R_UNKNOWN + 1);
+        if (x->positions >= x->next_look) {
+            x->next_look += CLOCK_EVERY;
+            if (now() >= x->deadline) return -(R_UNKNOWN + 1);
+        }
+        int kn = canonical_key(r, p, key);
+        int added = table_add(&x->seen, key, kn);
+        if (added < 0) return -(R_NOMEM + 1);
+        if (!added) {
+            x->parent.len--;
+            x->move.len--;
+            x->state_off.len--;
+        } else {
+            int pn = pack(r, p, packed);
+            if (bytes_reserve(&x->states, pn + 1)) return -(R_NOMEM + 1);
+            x->state_off.data[child] = x->states.len;
+            x->states.data[x->states.len] = (uint8_t)pn;
+            memcpy(x->states.data + x->states.len + 1, packed, pn);
+            x->states.len += pn + 1;
+            children[k].score = evaluate(r, &x->w, p);
+            children[k].node = child;
+            k++;
+        }
+        p->base = base;
+        memcpy(p->n, n_saved, sizeof n_saved);
+        memcpy(p->down, down_saved, sizeof down_saved);
+        if (moves[i].s != DEAL_S) p->c[moves[i].s][0] = (uint8_t)first;
+    }
+    return k;
+}
+
+static void load(const Search *x, int64_t node, Pos *p) {
+    const uint8_t *b = x->states.data + x->state_off.data[node];
+    unpack(x->r, b + 1, b[0], p);
+}
+
+static int run_search(Search *x, const Pos *start) {
+    const Rules *r = x->r;
+    Pos p = *start;
+    if (is_won(r, &p)) {
+        x->won_node = 0;
+        return R_WON;
+    }
+    uint8_t key[MAXKEY], packed[MAXKEY];
+    int kn = canonical_key(r, &p, key);
+    if (table_add(&x->seen, key, kn) < 0) return R_NOMEM;
+    int pn = pack(r, &p, packed);
+    if (bytes_reserve(&x->states, pn + 1)) return R_NOMEM;
+    x->states.data[0] = (uint8_t)pn;
+    memcpy(x->states.data + 1, packed, pn);
+    x->states.len = pn + 1;
+    if (U64Vec_push(&x->state_off, 0) || I32Vec_push(&x->parent, -1)) return R_NOMEM;
+    Move none = {0, 0, 0};
+    if (MoveVec_push(&x->move, none)) return R_NOMEM;
+    Child children[MAXMOVES];
+    int result = R_LOST;
+    if (x->dfs) {
+        I32Vec stack = {0};
+        if (I32Vec_push(&stack, 0)) return R_NOMEM;
+        while (stack.len) {
+            int64_t node = stack.data[--stack.len];
+            load(x, node, &p);
+            int k = expand(x, node, &p, children);
+            if (k < 0) {
+                result = -k - 1;
+                break;
+            }
+            /* sorted by score, stable (best last: popped first) */
+            for (int i = 1; i < k; i++) {
+                Child v = children[i];
+                int j = i - 1;
+                while (j >= 0 && children[j].score > v.score) {
+                    children[j + 1] = children[j];
+                    j--;
+                }
+                children[j + 1] = v;
+            }
+            for (int i = 0; i < k; i++) {
+                if (I32Vec_push(&stack, (int32_t)children[i].node)) {
+                    result = R_NOMEM;
+                    goto dfs_done;
+                }
+            }
+        }
+    dfs_done:
+        free(stack.data);
+    } else {
+        HeapVec heap = {0};
+        HeapItem first = {0.0, 0, 0};
+        if (heap_push(&heap, first)) return R_NOMEM;
+        while (heap.len) {
+            HeapItem item = heap_pop(&heap);
+            load(x, item.node, &p);
+            double cost = x->move_cost * (item.depth + 1);
+            int k = expand(x, item.node, &p, children);
+            if (k < 0) {
+                result = -k - 1;
+                break;
+            }
+            for (int i = 0; i < k; i++) {
+                HeapItem next = {cost - children[i].score, children[i].node, item.depth + 1};
+                if (heap_push(&heap, next)) {
+                    result = R_NOMEM;
+                    goto best_done;
+                }
+            }
+        }
+    best_done:
+        free(heap.data);
+    }
+    return result;
+}
+
+static void search_free(Search *x) {
+    table_free(&x->seen);
+    free(x->states.data);
+    free(x->state_off.data);
+    free(x->parent.data);
+    free(x->move.data);
+}
+
+/* -- Python ---------------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD Rules r;
+} RulesObject;
+
+static int parse_build(const uint8_t *b, BuildRule *out) {
+    out->present = b[0];
+    out->step = b[1] == 0 ? -1 : 1;
+    out->suits = b[2];
+    out->wrap = b[3];
+    return out->suits <= S_SAME ? 0 : -1;
+}
+
+static int Rules_init(RulesObject *self, PyObject *args, PyObject *kwds) {
+    const uint8_t *kinds, *routes, *builds, *complete;
+    Py_ssize_t nk, nr, nb, nc;
+    int fstart, deal_count, deal_mode, settle_mode, sort_tab, sort_fnd, refills, sets_base;
+    if (!PyArg_ParseTuple(args, "y#y#y#y#iiiiiiii", &kinds, &nk, &routes, &nr, &builds, &nb,
+                          &complete, &nc, &fstart, &deal_count, &deal_mode, &settle_mode,
+                          &sort_tab, &sort_fnd, &refills, &sets_base))
+        return -1;
+    Rules *r = &self->r;
+    memset(r, 0, sizeof *r);
+    if (nk < 1 || nk > MAXP || nc != nk || nr != K_COUNT * K_COUNT || nb != 12) {
+        PyErr_SetString(PyExc_ValueError, "malformed rules");
+        return -1;
+    }
+    r->np = (int)nk;
+    r->stock = r->waste = r->reserve = r->discard = -1;
+    for (int i = 0; i < r->np; i++) {
+        if (kinds[i] >= K_COUNT) {
+            PyErr_SetString(PyExc_ValueError, "unknown pile kind");
+            return -1;
+        }
+        r->kind[i] = kinds[i];
+        r->complete_rank[i] = complete[i];
+    }
+    memcpy(r->route, routes, sizeof r->route);
+    if (parse_build(builds, &r->tab) || parse_build(builds + 4, &r->grp) ||
+        parse_build(builds + 8, &r->fnd)) {
+        PyErr_SetString(PyExc_ValueError, "malformed building rule");
+        return -1;
+    }
+    r->fstart = fstart;
+    r->deal_count = deal_count;
+    r->deal_mode = deal_mode;
+    r->settle_mode = settle_mode;
+    r->sort_tableau_always = sort_tab;
+    r->sort_foundations = sort_fnd;
+    r->refills = refills;
+    r->sets_base = sets_base;
+    for (int a = 0; a < 52; a++)
+        for (int b = 0; b < 52; b++) {
+            r->tfits[a][b] = (uint8_t)build_fits(&r->tab, a, b);
+            r->gfits[a][b] = (uint8_t)build_fits(&r->grp, a, b);
+            r->ffits[a][b] = (uint8_t)build_fits(&r->fnd, a, b);
+        }
+    for (int i = 0; i < r->np; i++) {
+        int k = r->kind[i], src = 0, tgt = 0;
+        for (int o = 0; o < K_COUNT; o++) {
+            src |= r->route[k][o];
+            tgt |= r->route[o][k];
+        }
+        if (src) r->src_idx[r->nsrc++] = i;
+        if (tgt) r->tgt_idx[r->ntgt++] = i;
+        if (k == K_FOUNDATION || k == K_DISCARD)
+            r->home_idx[r->nhome++] = i;
+        else
+            r->away_idx[r->naway++] = i;
+        if (k == K_TABLEAU) r->tab_idx[r->ntab++] = i;
+        if (k == K_FOUNDATION) r->fnd_idx[r->nfnd++] = i;
+        if (k != K_TABLEAU && !(k == K_FOUNDATION && r->sort_foundations))
+            r->fixed_idx[r->nfixed++] = i;
+        if (k == K_STOCK) r->stock = i;
+        if (k == K_WASTE) r->waste = i;
+        if (k == K_RESERVE) r->reserve = i;
+        if (k == K_DISCARD) r->discard = i;
+    }
+    if ((r->deal_mode != DEAL_NONE && r->stock < 0) ||
+        (r->deal_mode == DEAL_TO_WASTE && r->waste < 0) ||
+        (r->settle_mode == SETTLE_RUNS && (r->discard < 0 || !r->grp.present))) {
+        PyErr_SetString(PyExc_ValueError, "inconsistent rules");
+        return -1;
+    }
+    return 0;
+}
+
+static int get_pos(RulesObject *self, PyObject *arg, Pos *p) {
+    char *b;
+    Py_ssize_t n;
+    if (PyBytes_AsStringAndSize(arg, &b, &n) < 0) return -1;
+    if (unpack(&self->r, (const uint8_t *)b, n, p) < 0) {
+        PyErr_SetString(PyExc_ValueError, "malformed packed position");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *move_tuple(Move m) {
+    if (m.s == DEAL_S) return Py_BuildValue("(iii)", -1, -1, 0);
+    return Py_BuildValue("(iii)", m.s, m.t, m.count);
+}
+
+static PyObject *move_list(const Move *moves, int n) {
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *t = move_tuple(moves[i]);
+        if (!t) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, t);
+    }
+    return list;
+}
+
+static PyObject *Rules_legal_moves(RulesObject *self, PyObject *arg) {
+    Pos p;
+    Move moves[MAXMOVES];
+    if (get_pos(self, arg, &p)) return NULL;
+    return move_list(moves, legal_moves(&self->r, &p, moves));
+}
+
+static int get_move(RulesObject *self, const Pos *p, int s, int t, int count, Move *m) {
+    if (s < 0) {
+        if (!deal_allowed(&self->r, p)) goto bad;
+        m->s = m->t = DEAL_S;
+        m->count = 0;
+        return 0;
+    }
+    if (s >= self->r.np || t < 0 || t >= self->r.np || count < 1 ||
+        !legal(&self->r, p, s, t, count))
+        goto bad;
+    m->s = (uint8_t)s;
+    m->t = (uint8_t)t;
+    m->count = (uint8_t)count;
+    return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "not a legal move here");
+    return -1;
+}
+
+static PyObject *Rules_successor(RulesObject *self, PyObject *args) {
+    PyObject *state;
+    int s, t, count;
+    Pos p;
+    Move m;
+    uint8_t out[MAXKEY];
+    if (!PyArg_ParseTuple(args, "O(iii)", &state, &s, &t, &count)) return NULL;
+    if (get_pos(self, state, &p) || get_move(self, &p, s, t, count, &m)) return NULL;
+    apply_move(&self->r, &p, m);
+    return PyBytes_FromStringAndSize((const char *)out, pack(&self->r, &p, out));
+}
+
+static PyObject *Rules_key(RulesObject *self, PyObject *arg) {
+    Pos p;
+    uint8_t out[MAXKEY];
+    if (get_pos(self, arg, &p)) return NULL;
+    return PyBytes_FromStringAndSize((const char *)out, canonical_key(&self->r, &p, out));
+}
+
+static PyObject *Rules_safe_move(RulesObject *self, PyObject *args) {
+    PyObject *state;
+    int narrow = 0;
+    Pos p;
+    Move moves[MAXMOVES];
+    if (!PyArg_ParseTuple(args, "O|p", &state, &narrow)) return NULL;
+    if (get_pos(self, state, &p)) return NULL;
+    int n = legal_moves(&self->r, &p, moves);
+    if (narrow) n = productive(&self->r, &p, moves, n);
+    int i = safe_move(&self->r, &p, moves, n);
+    if (i < 0) Py_RETURN_NONE;
+    return move_tuple(moves[i]);
+}
+
+static PyObject *Rules_productive(RulesObject *self, PyObject *arg) {
+    Pos p;
+    Move moves[MAXMOVES];
+    if (get_pos(self, arg, &p)) return NULL;
+    int n = legal_moves(&self->r, &p, moves);
+    return move_list(moves, productive(&self->r, &p, moves, n));
+}
+
+static int get_weights(PyObject *seq, Weights *w) {
+    double v[9];
+    if (!PyArg_ParseTuple(seq, "ddddddddd", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+                          &v[7], &v[8]))
+        return -1;
+    w->home = v[0];
+    w->link = v[1];
+    w->runs = v[2];
+    w->face_down = v[3];
+    w->buried = v[4];
+    w->empty = v[5];
+    w->waste = v[6];
+    w->reserve = v[7];
+    w->stock = v[8];
+    return 0;
+}
+
+static PyObject *Rules_score(RulesObject *self, PyObject *args) {
+    PyObject *state, *weights;
+    Pos p;
+    Weights w;
+    if (!PyArg_ParseTuple(args, "OO!", &state, &PyTuple_Type, &weights)) return NULL;
+    if (get_pos(self, state, &p) || get_weights(weights, &w)) return NULL;
+    return PyFloat_FromDouble(evaluate(&self->r, &w, &p));
+}
+
+static const char *OUTCOMES[] = {"lost", "won", "unknown"};
+
+static PyObject *Rules_search(RulesObject *self, PyObject *args, PyObject *kwds) {
+    static char *names[] = {"state", "weights", "dfs", "move_cost", "narrow", "positions",
+                            "seconds", NULL};
+    PyObject *state, *weights;
+    int dfs = 0, narrow = 0;
+    double move_cost = 0.0, seconds = 10.0;
+    long long positions = 2000000;
+    Pos p;
+    Search x;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO!|pdpLd", names, &state, &PyTuple_Type,
+                                     &weights, &dfs, &move_cost, &narrow, &positions, &seconds))
+        return NULL;
+    memset(&x, 0, sizeof x);
+    if (get_pos(self, state, &p) || get_weights(weights, &x.w)) return NULL;
+    x.r = &self->r;
+    x.dfs = dfs;
+    x.narrow = narrow;
+    x.move_cost = move_cost;
+    x.max_positions = positions;
+    x.next_look = CLOCK_EVERY;
+    int result;
+    Py_BEGIN_ALLOW_THREADS;
+    x.deadline = now() + seconds;
+    result = run_search(&x, &p);
+    Py_END_ALLOW_THREADS;
+    if (result == R_NOMEM) {
+        search_free(&x);
+        return PyErr_NoMemory();
+    }
+    PyObject *line = Py_None;
+    Py_INCREF(line);
+    if (result == R_WON) {
+        int64_t depth = 0;
+        for (int64_t node = x.won_node; node > 0; node = x.parent.data[node]) depth++;
+        Py_DECREF(line);
+        line = PyList_New((Py_ssize_t)depth);
+        if (!line) {
+            search_free(&x);
+            return NULL;
+        }
+        int64_t i = depth;
+        for (int64_t node = x.won_node; node > 0; node = x.parent.data[node]) {
+            PyObject *t = move_tuple(x.move.data[node]);
+            if (!t) {
+                Py_DECREF(line);
+                search_free(&x);
+                return NULL;
+            }
+            PyList_SET_ITEM(line, (Py_ssize_t)--i, t);
+        }
+    }
+    long long counted = x.positions;
+    search_free(&x);
+    return Py_BuildValue("(sLN)", OUTCOMES[result], counted, line);
+}
+
+static PyMethodDef Rules_methods[] = {
+    {"legal_moves", (PyCFunction)Rules_legal_moves, METH_O,
+     "legal_moves(packed) -> [(source, target, count)], the stock action as (-1, -1, 0)"},
+    {"successor", (PyCFunction)Rules_successor, METH_VARARGS,
+     "successor(packed, (source, target, count)) -> packed"},
+    {"key", (PyCFunction)Rules_key, METH_O, "key(packed) -> the canonical key, bytes"},
+    {"safe_move", (PyCFunction)Rules_safe_move, METH_VARARGS,
+     "safe_move(packed, narrow=False) -> the move made at once, or None"},
+    {"productive", (PyCFunction)Rules_productive, METH_O,
+     "productive(packed) -> the moves a narrow pass tries"},
+    {"score", (PyCFunction)Rules_score, METH_VARARGS, "score(packed, weights) -> float"},
+    {"search", (PyCFunction)(void (*)(void))Rules_search, METH_VARARGS | METH_KEYWORDS,
+     "search(packed, weights, dfs=False, move_cost=0.0, narrow=False, positions=2000000, "
+     "seconds=10.0) -> (outcome, positions, line or None)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject RulesType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "games.solver._core.Rules",
+    .tp_basicsize = sizeof(RulesObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One game's rules, as the core plays them.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Rules_init,
+    .tp_methods = Rules_methods,
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "games.solver._core",
+    "The solver's compiled search core (see games/solver/core.py).", -1, NULL, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    if (PyType_Ready(&RulesType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&core_module);
+    if (!m) return NULL;
+    Py_INCREF(&RulesType);
+    if (PyModule_AddObject(m, "Rules", (PyObject *)&RulesType) < 0) {
+        Py_DECREF(&RulesType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    PyModule_AddIntConstant(m, "MAX_PILES", MAXP);
+    PyModule_AddIntConstant(m, "MAX_PILE_CARDS", MAXC);
+    return m;
+}
