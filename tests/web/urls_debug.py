@@ -1,4 +1,4 @@
-"""The site's URLs and a page that fails, for tests/config/test_api_errors_in_debug.py."""
+"""The site's URLs and a page that fails, for tests/web/test_api_errors_in_debug.py."""
 
 from django.http import HttpRequest, HttpResponse
 from django.urls import path

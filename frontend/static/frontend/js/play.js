@@ -27,8 +27,9 @@ let putBack = ""; // what the last redraw put back of the cards the player held,
 const HINT_SHOWN_MS = 4000;
 // Finish waits this long after each answer before the next move: the player sees each card go
 // home, and the moves are never a "burst" to fair play (FAIR_PLAY_BURST_MS, 150 ms; pinned by
-// tests/games/test_fair_play.py, which reads this line). Fair play's time check leaves a win's
-// final run of moves to the foundations out, so a long Finish does not make a win look fast.
+// tests/games/moderation/test_fair_play.py, which reads this line). Fair play's time check
+// leaves a win's final run of moves to the foundations out, so a long Finish does not make a win
+// look fast.
 const FINISH_STEP_MS = 220;
 // What the live indicator says when the game's websocket closes with the server's code.
 // After 4401-4429 the socket does not reconnect (api.js), so none of them says "Reconnecting…".
