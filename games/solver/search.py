@@ -11,22 +11,28 @@ orders, chosen per game (``tactics.SETTINGS``):
   A position met before is queued or expanded already.
 
 Either way, when the search runs out of positions to try it has proven the deal lost; when the
-budget runs out first the answer is ``unknown``. A ``won`` line is replayed through the
-engine's ``play`` (``line_wins``) before it is returned: a line that does not replay to a win
-raises ``SolverBug``.
+budget runs out first the answer is ``unknown``. The games ``core.SUPPORTED`` lists are searched
+by the compiled core (``core``), the same search 30-plus times faster; ``_Search`` here is the
+reference it is tested against (``solve(..., reference=True)``). A ``won`` line, from either,
+is replayed through the engine's ``play`` (``line_wins``) before it is returned: a line that
+does not replay to a win raises ``SolverBug``.
 """
 
 from __future__ import annotations
 
 import heapq
+import logging
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from games.rules import IllegalMove, Move, State, Variant, move_to_json
 
+from . import core as compiled
 from .evaluation import Evaluator
 from .tactics import SETTINGS, Pass, Tactics
+
+logger = logging.getLogger("patience.solver")
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
 #: How many positions pass between two looks at the clock.
@@ -74,24 +80,36 @@ class _Won(Exception):
 
 
 def solve(
-    variant: Variant, state: State, budget: Budget = Budget(), passes: tuple[Pass, ...] = ()
+    variant: Variant,
+    state: State,
+    budget: Budget = Budget(),
+    passes: tuple[Pass, ...] = (),
+    *,
+    reference: bool = False,
 ) -> Answer:
     """Search ``state`` (a full position, hidden cards included) for a win: the game's passes
-    (``tactics.SETTINGS``) in turn, each on its share of ``budget``."""
+    (``tactics.SETTINGS``) in turn, each on its share of ``budget``; by the compiled core where
+    it plays the game, by the Python search where it does not or ``reference`` asks for it."""
     started = time.perf_counter()
     passes = passes or SETTINGS[variant.slug]
+    core = None if reference else compiled.core_for(variant)
+    if core is None and not reference and variant.slug in compiled.SUPPORTED:
+        _say_core_missing()
     positions, outcome, moves = 0, UNKNOWN, None
     for number, settings in enumerate(passes, start=1):
         last = number == len(passes)
         share = 1.0 if last else settings.share
         left_seconds = budget.seconds - (time.perf_counter() - started)
-        search = _Search(
-            variant,
-            Budget(int((budget.positions - positions) * share), left_seconds * share),
-            settings,
-        )
-        outcome, moves = search.run(state)
-        positions += search.positions
+        share_budget = Budget(int((budget.positions - positions) * share), left_seconds * share)
+        if core is not None:
+            outcome, moves, made = core.search(
+                state, settings, share_budget.positions, share_budget.seconds
+            )
+        else:
+            search = _Search(variant, share_budget, settings)
+            outcome, moves = search.run(state)
+            made = search.positions
+        positions += made
         if outcome == WON or (outcome == LOST and not settings.narrow):
             break
         outcome = UNKNOWN
@@ -99,6 +117,17 @@ def solve(
     if outcome == WON and not line_wins(variant, state, moves or []):
         raise SolverBug(f"{variant.slug}: a line the search found does not replay to a win")
     return answer
+
+
+_said_missing = False
+
+
+def _say_core_missing() -> None:
+    """Log, once a process, that the slow search stands in for the missing core."""
+    global _said_missing
+    if not _said_missing:
+        _said_missing = True
+        logger.error("%s Searching with the Python reference meanwhile.", compiled.MISSING)
 
 
 def line_wins(variant: Variant, state: State, moves: list[Move] | list[dict[str, Any]]) -> bool:
