@@ -1,17 +1,19 @@
-# Sourced by bin/run, bin/test and .ci/run from the repo root: make .venv hold the project and
-# its dev tools. Reinstalls only when pyproject.toml changed since the last successful install.
+# Sourced by bin/run, bin/test, bin/lock, bin/audit and .ci/run from the repo root: make .venv
+# hold exactly the locked packages (requirements/dev.lock, hashes checked) and the project.
+# Reinstalls only when pyproject.toml or the lock changed since the last successful install.
 
 if [[ ! -x .venv/bin/python ]]; then
   echo "Creating .venv ..." >&2
   python3 -m venv .venv
 fi
 
-_stamp=.venv/.pyproject.sha256
-_want=$(sha256sum pyproject.toml | cut -d' ' -f1)
+_stamp=.venv/.install.sha256
+_want=$(cat pyproject.toml requirements/dev.lock | sha256sum | cut -d' ' -f1)
 if [[ ! -f "$_stamp" || "$(cat "$_stamp")" != "$_want" ]]; then
-  echo "Installing the project into .venv ..." >&2
-  .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e '.[dev]'
+  echo "Installing the locked packages and the project into .venv ..." >&2
+  .venv/bin/python -m pip install --quiet --require-hashes -r requirements/dev.lock
+  # The project itself, its dependencies being the lock's (setuptools included).
+  .venv/bin/python -m pip install --quiet --no-deps --no-build-isolation -e .
   # Written only after a successful install, so a failed one is retried next time.
   echo "$_want" >"$_stamp"
 fi
