@@ -67,8 +67,9 @@ def database_name(env: dict[str, str]) -> str:
 
 def server_env(redis_url: str | None, db_name: str = DB_NAME) -> dict[str, str]:
     """The environment of every project process: the bench database, production-like settings
-    (DEBUG off, a random SECRET_KEY), and Redis as the channel layer unless ``redis_url`` is
-    None. ``DJANGO_SETTINGS_MODULE``, when set in this environment, is passed on."""
+    (DEBUG off, a random SECRET_KEY and DAILY_SECRET), and Redis as the channel layer unless
+    ``redis_url`` is None. ``DJANGO_SETTINGS_MODULE``, when set in this environment, is passed
+    on."""
     env = dict(os.environ)
     env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     env.update(
@@ -76,6 +77,7 @@ def server_env(redis_url: str | None, db_name: str = DB_NAME) -> dict[str, str]:
         DEBUG="0",
         HTTPS="0",  # the clients speak plain HTTP to 127.0.0.1
         SECRET_KEY=secrets.token_urlsafe(50),
+        DAILY_SECRET=secrets.token_urlsafe(50),
         ALLOWED_HOSTS=HOST,
         PYTHONUNBUFFERED="1",
     )

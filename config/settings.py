@@ -57,15 +57,45 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 INSECURE_DEFAULT_SECRET_KEY = "django-insecure-patience-dev-only-do-not-use-in-production"
 
+# A production secret's least length and variety: the numbers of Django's own deployment check
+# (security.W009), which only warns; here the service refuses to start. `python -c "import
+# secrets; print(secrets.token_urlsafe(50))"` makes one.
+SECRET_MIN_LENGTH = 50
+SECRET_MIN_DISTINCT_CHARACTERS = 5
+
+
+def _weakness(secret: str) -> str | None:
+    """Why ``secret`` is too weak for production, or None. Never says the secret itself."""
+    if len(secret) < SECRET_MIN_LENGTH:
+        return f"it is shorter than {SECRET_MIN_LENGTH} characters"
+    if len(set(secret)) < SECRET_MIN_DISTINCT_CHARACTERS:
+        return f"it has fewer than {SECRET_MIN_DISTINCT_CHARACTERS} different characters"
+    return None
+
+
 DEBUG = env_bool("DEBUG", default=True)
 SECRET_KEY = os.environ.get("SECRET_KEY", INSECURE_DEFAULT_SECRET_KEY)
-if not DEBUG and SECRET_KEY == INSECURE_DEFAULT_SECRET_KEY:
-    # Sessions and signed data would be forgeable by anyone who has read this file.
-    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+if not DEBUG:
+    # Sessions and signed data would be forgeable by anyone who has read this file, or who
+    # can guess a short key.
+    if SECRET_KEY == INSECURE_DEFAULT_SECRET_KEY:
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+    if weakness := _weakness(SECRET_KEY):
+        raise ImproperlyConfigured(f"SECRET_KEY is too weak for DEBUG off: {weakness}.")
 
-# The key of the daily challenges' seeds (games.daily): whoever knows it can compute every
-# future daily deal. Defaults to a key derived from SECRET_KEY.
-DAILY_SECRET = os.environ.get("DAILY_SECRET") or f"daily:{SECRET_KEY}"
+# The key of the daily challenges' seeds (games.daily), and of the HMAC each closed day
+# publishes: whoever knows it can compute every future daily deal. With DEBUG off it is a
+# secret of its own (a leak of one key does not give away the other); in development it
+# defaults to one derived from SECRET_KEY.
+DAILY_SECRET = os.environ.get("DAILY_SECRET", "").strip()
+if not DEBUG:
+    if not DAILY_SECRET:
+        raise ImproperlyConfigured("DAILY_SECRET must be set when DEBUG is off.")
+    if DAILY_SECRET == SECRET_KEY:
+        raise ImproperlyConfigured("DAILY_SECRET must not be the SECRET_KEY.")
+    if weakness := _weakness(DAILY_SECRET):
+        raise ImproperlyConfigured(f"DAILY_SECRET is too weak for DEBUG off: {weakness}.")
+DAILY_SECRET = DAILY_SECRET or f"daily:{SECRET_KEY}"
 
 # "testserver" is the host Django's test client sends.
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])

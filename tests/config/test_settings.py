@@ -12,6 +12,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 CONTROLLED = (
     "DEBUG",
     "SECRET_KEY",
+    "DAILY_SECRET",
     "ALLOWED_HOSTS",
     "CSRF_TRUSTED_ORIGINS",
     "DATABASE_URL",
@@ -24,6 +25,15 @@ CONTROLLED = (
     "LEADERBOARD_MIN_GAMES",
     "LEADERBOARD_PUSH_INTERVAL",
 )
+
+# What production is given: a SECRET_KEY Django's deployment check takes (50 characters or more,
+# 5 or more different ones) and a DAILY_SECRET of its own.
+STRONG_KEY = "k" * 30 + "-a-long-random-production-key-" + "z" * 20
+PRODUCTION = {
+    "DEBUG": "0",
+    "SECRET_KEY": STRONG_KEY,
+    "DAILY_SECRET": "d" * 20 + "-daily-key-" + "q" * 20,
+}
 
 PROBE = """
 import json
@@ -44,6 +54,7 @@ print(json.dumps({
     ],
     "HSTS": getattr(s, "SECURE_HSTS_SECONDS", None),
     "LEADERBOARD": [s.LEADERBOARD_MIN_GAMES, s.LEADERBOARD_PUSH_INTERVAL],
+    "DAILY_SECRET": s.DAILY_SECRET,
 }))
 """
 
@@ -78,7 +89,7 @@ def test_defaults_are_local_development() -> None:
 
 @pytest.mark.parametrize("value", ["0", "false", "False", "no", "OFF"])
 def test_debug_off_values(value: str) -> None:
-    assert load_settings(DEBUG=value, SECRET_KEY="a-real-secret")["DEBUG"] is False
+    assert load_settings(**{**PRODUCTION, "DEBUG": value})["DEBUG"] is False
 
 
 @pytest.mark.parametrize("value", ["1", "true", "yes", "on"])
@@ -88,7 +99,7 @@ def test_debug_on_values(value: str) -> None:
 
 @pytest.mark.parametrize("name", ["DEBUG", "HTTPS", "HSTS_PRELOAD"])
 def test_an_on_off_setting_that_is_neither_stops_the_service_naming_it(name: str) -> None:
-    production = {"DEBUG": "0", "SECRET_KEY": "a-real-secret"}  # HTTPS and HSTS are read then
+    production = PRODUCTION  # HTTPS and HSTS are read then
     result = run_settings(**{**production, name: "maybe"})
     assert result.returncode != 0
     assert f"{name} must be one of 1, true, yes, on, 0, false, no, off, not 'maybe'." in (
@@ -107,7 +118,7 @@ def test_an_on_off_setting_that_is_neither_stops_the_service_naming_it(name: str
 def test_a_number_setting_that_is_not_one_stops_the_service_naming_it(
     name: str, value: str, what: str
 ) -> None:
-    env = {name: value, "DEBUG": "0", "SECRET_KEY": "a-real-secret"}
+    env = {**PRODUCTION, name: value}
     result = run_settings(**env)
     assert result.returncode != 0
     assert f"ImproperlyConfigured: {name} must be {what}, not {value!r}." in result.stderr
@@ -174,24 +185,63 @@ def test_debug_off_refuses_default_secret_key() -> None:
     assert "ImproperlyConfigured" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("key", "why"),
+    [
+        ("a-real-secret", "shorter than 50 characters"),
+        ("ab" * 40, "fewer than 5 different characters"),
+        ("abcd" * 20, "fewer than 5 different characters"),
+    ],
+)
+def test_debug_off_refuses_a_weak_secret_key_naming_it(key: str, why: str) -> None:
+    result = run_settings(**{**PRODUCTION, "SECRET_KEY": key})
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert "SECRET_KEY" in result.stderr and why in result.stderr
+    assert key not in result.stderr  # a secret is never written to a log
+
+
+def test_debug_off_takes_a_secret_key_of_50_characters_and_5_different_ones() -> None:
+    assert load_settings(**{**PRODUCTION, "SECRET_KEY": "abcde" * 10})["DEBUG"] is False
+
+
+def test_debug_off_requires_a_daily_secret_of_its_own() -> None:
+    without = {k: v for k, v in PRODUCTION.items() if k != "DAILY_SECRET"}
+    for env in (without, {**without, "DAILY_SECRET": ""}, {**without, "DAILY_SECRET": "  "}):
+        result = run_settings(**env)
+        assert result.returncode != 0
+        assert "ImproperlyConfigured" in result.stderr and "DAILY_SECRET" in result.stderr
+    assert load_settings(**PRODUCTION)["DAILY_SECRET"] == PRODUCTION["DAILY_SECRET"]
+
+
+def test_debug_off_refuses_the_secret_key_as_the_daily_secret() -> None:
+    result = run_settings(**{**PRODUCTION, "DAILY_SECRET": STRONG_KEY})
+    assert result.returncode != 0
+    assert "DAILY_SECRET" in result.stderr and "SECRET_KEY" in result.stderr
+
+
+def test_in_development_the_daily_secret_may_come_from_the_secret_key() -> None:
+    assert load_settings()["DAILY_SECRET"]
+    assert load_settings(DAILY_SECRET="local-daily")["DAILY_SECRET"] == "local-daily"
+
+
 def test_https_is_on_by_default_in_production_and_off_in_development() -> None:
-    production = load_settings(DEBUG="0", SECRET_KEY="a-real-secret")
+    production = load_settings(**PRODUCTION)
     assert production["HTTPS"] is True
     assert production["SECURE"] == [True, True, True]
     assert production["HSTS"] == 365 * 24 * 3600
     development = load_settings()
     assert (development["HTTPS"], development["SECURE"]) == (False, [False, False, False])
-    plain = load_settings(DEBUG="0", SECRET_KEY="a-real-secret", HTTPS="0")
+    plain = load_settings(**PRODUCTION, HTTPS="0")
     assert (plain["HTTPS"], plain["SECURE"], plain["HSTS"]) == (False, [False] * 3, None)
-    assert load_settings(DEBUG="0", SECRET_KEY="a-real-secret", HSTS_SECONDS="600")["HSTS"] == 600
+    assert load_settings(**PRODUCTION, HSTS_SECONDS="600")["HSTS"] == 600
 
 
 def test_the_production_configuration_passes_djangos_deployment_checks() -> None:
     clean = {k: v for k, v in os.environ.items() if k not in CONTROLLED}
     clean.pop("DJANGO_SETTINGS_MODULE", None)
     clean.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # the browser tests' (Playwright's) setting
-    key = "k" * 30 + "-a-long-random-production-key-" + "z" * 20
-    env = {**clean, "DEBUG": "0", "SECRET_KEY": key}
+    env = {**clean, **PRODUCTION}
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=REPO_ROOT,

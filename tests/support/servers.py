@@ -38,15 +38,23 @@ def database_url(settings_dict: dict) -> str:
     return f"postgres://{user}@{host}:{port}/{settings_dict['NAME']}"
 
 
+def production_secret(name: str) -> str:
+    """A secret strong enough for DEBUG off (config/settings.py: 50 characters or more, five
+    different ones or more), named after ``name``."""
+    return f"{name}-" + "0123456789abcdefghijklmnopqrstuvwxyz" * 2
+
+
 def production_env(settings_dict: dict, secret_key: str, **extra: str) -> dict[str, str]:
     """The environment of servers set up as in production (DEBUG off, PostgreSQL and Redis
-    shared), on the test database, reached over plain HTTP at 127.0.0.1; ``extra`` added."""
+    shared), on the test database, reached over plain HTTP at 127.0.0.1; ``extra`` added.
+    ``secret_key`` names the SECRET_KEY and DAILY_SECRET made strong for production."""
     return {
         "DATABASE_URL": database_url(settings_dict),
         "REDIS_URL": os.environ["REDIS_URL"],
         "DEBUG": "0",
         "HTTPS": "0",  # reached over plain HTTP
-        "SECRET_KEY": secret_key,
+        "SECRET_KEY": production_secret(secret_key),
+        "DAILY_SECRET": production_secret(f"daily-{secret_key}"),
         "ALLOWED_HOSTS": "127.0.0.1",
         **extra,
     }

@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.support.servers import reserved_port, wait_until_up
+from tests.support.servers import production_secret, reserved_port, wait_until_up
 from web import serve
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,7 +25,8 @@ ROOT = Path(__file__).resolve().parents[2]
 def server_env(**extra: str) -> dict[str, str]:
     """The embedded default (nothing here touches a database or Redis), production-like."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    env.update(DEBUG="0", SECRET_KEY="test-" + "x" * 50, ALLOWED_HOSTS="127.0.0.1")
+    env.update(DEBUG="0", SECRET_KEY=production_secret("serve"), ALLOWED_HOSTS="127.0.0.1")
+    env.update(DAILY_SECRET=production_secret("daily-serve"))
     env.update(extra)
     return env
 
