@@ -20,13 +20,16 @@ fi
 unset _stamp _want
 
 # The solver's compiled core (games/solver/_core.c, setup.py): `pip install -e .` above builds
-# it in place; built again here whenever its source changed since, or when it is missing.
+# it in place; built again here whenever its source changed since, or when it is missing. Built
+# aside and renamed into place, so that a process running the old one keeps its file intact.
 _core_stamp=.venv/.solver-core.sha256
 _core_want=$(cat setup.py games/solver/_core.c | sha256sum | cut -d' ' -f1)
 if [[ ! -f "$_core_stamp" || "$(cat "$_core_stamp")" != "$_core_want" ]] \
   || ! compgen -G 'games/solver/_core.*.so' >/dev/null; then
   echo "Building the solver's core ..." >&2
-  .venv/bin/python setup.py --quiet build_ext --inplace >/dev/null
+  rm -rf build/solver-core
+  .venv/bin/python setup.py --quiet build_ext --build-lib build/solver-core >/dev/null
+  mv -f build/solver-core/games/solver/_core.*.so games/solver/
   echo "$_core_want" >"$_core_stamp"
 fi
 unset _core_stamp _core_want

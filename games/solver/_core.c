@@ -64,6 +64,7 @@ typedef struct {
     int stock, waste, reserve, discard;
     int sort_tableau_always, sort_foundations, refills, sets_base;
     uint8_t tfits[52][52], gfits[52][52], ffits[52][52];
+    uint8_t follows_n[52], follows[52][52]; /* the cards ffits puts on each card */
     int ntab, tab_idx[MAXP];
     int nfnd, fnd_idx[MAXP];
     int nfixed, fixed_idx[MAXP];
@@ -413,12 +414,11 @@ static double evaluate(const Rules *r, const Weights *w, const Pos *p) {
             if (p->n[i]) {
                 if (!foundation_complete(r, p, i)) {
                     int top = p->c[i][p->n[i] - 1];
-                    for (int c = 0; c < 52; c++)
-                        if (r->ffits[c][top]) wanted[c] = any_wanted = 1;
+                    for (int f2 = 0; f2 < r->follows_n[top]; f2++)
+                        wanted[r->follows[top][f2]] = any_wanted = 1;
                 }
             } else if (start) {
-                for (int c = 0; c < 52; c++)
-                    if (rank_of(c) == start) wanted[c] = any_wanted = 1;
+                for (int suit = 0; suit < 4; suit++) wanted[suit * 13 + start - 1] = any_wanted = 1;
             }
         }
     }
@@ -460,7 +460,7 @@ typedef struct {
 
 static int bytes_reserve(Bytes *b, size_t more) {
     if (b->len + more <= b->cap) return 0;
-    size_t cap = b->cap ? b->cap : (1 << 20);
+    size_t cap = b->cap ? b->cap : (1 << 16);
     while (cap < b->len + more) cap *= 2;
     uint8_t *d = realloc(b->data, cap);
     if (!d) return -1;
@@ -560,7 +560,7 @@ static uint64_t hash_bytes(const uint8_t *b, int n) {
 }
 
 static int table_grow(Table *t) {
-    size_t cap = t->cap ? t->cap * 2 : (1 << 16);
+    size_t cap = t->cap ? t->cap * 2 : (1 << 12);
     uint64_t *hash = calloc(cap, sizeof(uint64_t)), *off = malloc(cap * sizeof(uint64_t));
     if (!hash || !off) {
         free(hash);
@@ -851,6 +851,7 @@ static int Rules_init(RulesObject *self, PyObject *args, PyObject *kwds) {
             r->tfits[a][b] = (uint8_t)build_fits(&r->tab, a, b);
             r->gfits[a][b] = (uint8_t)build_fits(&r->grp, a, b);
             r->ffits[a][b] = (uint8_t)build_fits(&r->fnd, a, b);
+            if (r->ffits[a][b]) r->follows[b][r->follows_n[b]++] = (uint8_t)a;
         }
     for (int i = 0; i < r->np; i++) {
         int k = r->kind[i], src = 0, tgt = 0;

@@ -181,6 +181,7 @@ class Core:
         return outcome, moves, made
 
 
+@cache
 def _weights(settings: Pass) -> tuple[Any, ...]:
     return tuple(float(value) for value in dataclasses.astuple(settings.weights))
 
