@@ -121,6 +121,13 @@ def error_body(code: str, message: str, **extra: Any) -> ApiErrorBody:
     return {"error": {"code": code, "message": message, **extra}}
 
 
+def body_too_large_body(limit: int) -> ApiErrorBody:
+    """413's body: a request body over DATA_UPLOAD_MAX_MEMORY_SIZE (web.handlers refuses one
+    announced or sent past it before reading the rest)."""
+    size = f"{limit // 1024} KiB" if limit % 1024 == 0 else f"{limit} bytes"
+    return error_body("body_too_large", f"The request body is too large: at most {size}.")
+
+
 #: What Redis raises when it cannot be reached (sign-in limits and other counts live there).
 REDIS_UNREACHABLE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
 
@@ -141,8 +148,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return response
     if isinstance(exc, RequestDataTooBig):
         return Response(
-            error_body("body_too_large", "The request body is too large."),
-            status=status.HTTP_400_BAD_REQUEST,
+            body_too_large_body(settings.DATA_UPLOAD_MAX_MEMORY_SIZE),
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
         )
     if isinstance(exc, ServiceError):
         return refusal_response(exc)

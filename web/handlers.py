@@ -30,8 +30,9 @@ from contextvars import ContextVar
 from typing import Any
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from django.conf import settings
 from django.core.handlers.asgi import ASGIHandler
-from django.http import HttpRequest, HttpResponseBase
+from django.http import HttpRequest, HttpResponseBase, JsonResponse
 
 #: The event loop serving the current request; None outside an ASGI request (tests, commands),
 #: which is how ``streaming_content`` knows how to stream.
@@ -73,6 +74,35 @@ class SyncChainASGIHandler(ASGIHandler):
             else:
                 thread.shutdown(wait=False)
 
+    async def handle(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        # A body over DATA_UPLOAD_MAX_MEMORY_SIZE is refused before it is read: Django reads
+        # every body into a temporary file first (one announced as 2 GB was written to disk
+        # before its limit refused it), then refuses it when the view reads it.
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if limit is not None and announced_length(scope) > limit:
+            await self.send_response(body_too_large(limit), send)
+            return
+        try:
+            await super().handle(scope, receive, send)
+        except BodyTooLarge:  # a body sent in chunks, without a Content-Length
+            await self.send_response(body_too_large(limit), send)
+
+    async def read_body(self, receive: Any) -> Any:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if limit is None:
+            return await super().read_body(receive)
+        received = 0
+
+        async def counted() -> dict[str, Any]:
+            nonlocal received
+            message = await receive()
+            received += len(message.get("body", b""))
+            if received > limit:
+                raise BodyTooLarge
+            return message
+
+        return await super().read_body(counted)
+
     def create_request(self, scope: dict[str, Any], body_file: Any) -> tuple[Any, Any]:
         request, error = super().create_request(scope, body_file)
         if request is not None and "CONTENT_LENGTH" not in request.META:
@@ -91,6 +121,28 @@ class SyncChainASGIHandler(ASGIHandler):
         # thread. The context, request_loop set, goes with it.
         request_loop.set(asyncio.get_running_loop())
         return await sync_to_async(self.get_response, thread_sensitive=True)(request)
+
+
+class BodyTooLarge(Exception):
+    """A body sent in chunks grew past DATA_UPLOAD_MAX_MEMORY_SIZE while being read."""
+
+
+def announced_length(scope: dict[str, Any]) -> int:
+    """The request's Content-Length, 0 if it has none or none that is a number."""
+    for name, value in scope.get("headers", ()):
+        if name.lower() == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return 0
+    return 0
+
+
+def body_too_large(limit: int) -> JsonResponse:
+    """413, the API's error format, sent before the body is read (no middleware runs)."""
+    from web.errors import body_too_large_body
+
+    return JsonResponse(body_too_large_body(limit), status=413)
 
 
 def streaming_content(chunks: Iterator[bytes]) -> Iterable[bytes] | StreamOnRequestThread:

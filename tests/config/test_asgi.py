@@ -173,7 +173,68 @@ def test_a_body_sent_in_chunks_is_read_like_any_other() -> None:
         assert body["variant"] == "gold-mine"
         chunks = [b"x" * 700_000] * 2
         status, body = asgi_post_in_chunks(handler, "/api/games/", chunks, headers)
-        assert (status, body["error"]["code"]) == (400, "body_too_large")
+        assert (status, body["error"]["code"]) == (413, "body_too_large")
+    finally:
+        for thread in handler.idle_threads:
+            thread.shutdown()
+
+
+@async_to_sync
+async def announce_and_stall(application: Any, length: int, sent: bytes) -> tuple[dict, Any]:
+    """A POST announcing a body of ``length`` bytes that sends ``sent`` and then nothing more:
+    the answer, which must come without the rest of the body."""
+    scope = {
+        "type": "http",
+        "http_version": "1.1",
+        "method": "POST",
+        "path": "/api/games/",
+        "raw_path": b"/api/games/",
+        "query_string": b"",
+        "headers": [
+            (b"host", b"testserver"),
+            (b"content-type", b"application/json"),
+            (b"content-length", str(length).encode()),
+        ],
+    }
+    communicator = ApplicationCommunicator(application, scope)
+    await communicator.send_input({"type": "http.request", "body": sent, "more_body": True})
+    start = await communicator.receive_output(timeout=5)  # no waiting for the 2 GB
+    body = b""
+    while True:
+        message = await communicator.receive_output(timeout=5)
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    await communicator.wait(timeout=5)
+    return start, json.loads(body)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_body_announced_over_the_limit_is_refused_before_it_is_read() -> None:
+    handler = SyncChainASGIHandler()
+    try:
+        start, body = announce_and_stall(handler, 2_000_000_000, b'{"variant": ')
+        assert start["status"] == 413
+        assert dict(start["headers"])[b"Content-Type"] == b"application/json"
+        assert body["error"]["code"] == "body_too_large"
+        assert "256 KiB" in body["error"]["message"]
+    finally:
+        for thread in handler.idle_threads:
+            thread.shutdown()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_limit_on_bodies_is_the_setting(settings: Settings) -> None:
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10
+    handler = SyncChainASGIHandler()
+    try:
+        start, body = announce_and_stall(handler, 11, b"{")
+        assert (start["status"], body["error"]["code"]) == (413, "body_too_large")
+        # At the limit the body is read (and the request goes on to be signed in: 401).
+        status, _ = async_to_sync(asgi_request)(
+            handler, "POST", "/api/games/", [b"{}" * 5], [(b"content-length", b"10")]
+        )
+        assert status == 401
     finally:
         for thread in handler.idle_threads:
             thread.shutdown()

@@ -290,7 +290,7 @@ def test_a_huge_body_is_refused_as_json(with_key: bool) -> None:
             ("/api/games/", padded_game),
             (urls["undo"], json.dumps({"pad": "x" * 300_000})),
         ]:
-            assert_error(post_raw(client, url, raw, **extra), 400)
+            assert_error(post_raw(client, url, raw, **extra), 413, "body_too_large")
     assert Game.objects.count() == 1
 
 
