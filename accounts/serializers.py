@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
 from accounts.selectors import MAX_RESET_TOKEN_LENGTH, MAX_RESET_UID_LENGTH
-from accounts.services import INVALID_RESET_LINK_MESSAGE
+from accounts.services import INVALID_CONFIRMATION_LINK_MESSAGE, INVALID_RESET_LINK_MESSAGE
 from accounts.usernames import NEW_USERNAME_VALIDATORS
 from web.errors import KnownFieldsOnly
 
@@ -73,6 +73,33 @@ class UserSerializer(serializers.ModelSerializer):
         model = get_user_model()
         fields = ["id", "username", "email", "date_joined"]
         read_only_fields = fields
+
+
+class SignUpAnswerSerializer(UserSerializer):
+    """The new account (its ``email`` blank until confirmed), the address the link went to,
+    and what to do: the same whether or not another account has the address."""
+
+    email_to_confirm = serializers.CharField(
+        read_only=True, help_text="The address sent a link to confirm it; blank: none given."
+    )
+    detail = serializers.CharField(
+        read_only=True, allow_null=True, help_text="What to do next; null: nothing."
+    )
+
+    class Meta(UserSerializer.Meta):
+        fields = [*UserSerializer.Meta.fields, "email_to_confirm", "detail"]
+        read_only_fields = fields
+
+
+class EmailConfirmSerializer(KnownFieldsOnly):
+    token = serializers.CharField(
+        max_length=1000,
+        help_text="From the emailed link.",
+        error_messages=dict.fromkeys(
+            ("required", "blank", "null", "max_length", "invalid"),
+            INVALID_CONFIRMATION_LINK_MESSAGE,
+        ),
+    )
 
 
 class RegisterSerializer(KnownFieldsOnly):

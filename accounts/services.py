@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model, password_validation
 from django.contrib.auth.tokens import default_token_generator
+from django.core import signing
 from django.core.cache import cache
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.mail import send_mail
@@ -57,33 +58,107 @@ INVALID_RESET_LINK_MESSAGE = (
 )
 
 
-def register_user(*, username: str, password: str, email: str = "") -> AbstractUser:
-    """Create an account; usernames are unique regardless of letter case."""
+def register_user(
+    *, username: str, password: str, email: str = "", site_url: str = ""
+) -> AbstractUser:
+    """Create an account; usernames are unique regardless of letter case.
+
+    An email address is never set at sign-up: the answer would then tell whoever signs up
+    whether another account has it. Each address given is emailed instead, after the commit:
+    a link to confirm it (``confirm_email``) when no account has it, a note to its owner when
+    one does. Both sign-ups answer alike.
+    """
     user_model = get_user_model()
     username = user_model.normalize_username(username)
     email = user_model.objects.normalize_email(email.strip())
     errors: dict[str, list[str]] = {}
     if username_is_taken(username):
         errors["username"] = [USERNAME_TAKEN_MESSAGE]
-    if email_is_taken(email):
-        errors["email"] = [EMAIL_TAKEN_MESSAGE]
     if problems := new_password_problems(password, username=username, email=email):
         errors["password"] = problems
     if errors:
         raise ValidationError(errors)
     try:
         with transaction.atomic():
-            return user_model.objects.create_user(username=username, email=email, password=password)
+            user = user_model.objects.create_user(username=username, password=password)
+            if email:
+                transaction.on_commit(
+                    lambda: _email_the_new_address(user, email, site_url), robust=True
+                )
     except IntegrityError:
-        # A concurrent registration took the name or the address between the check and the
-        # insert: the case-insensitive unique indexes (migrations 0001 and 0003) catch "Ada"
-        # against "ada", and "Ada@example.org" against "ada@example.org".
-        errors = {}
-        if email_is_taken(email):
-            errors["email"] = [EMAIL_TAKEN_MESSAGE]
-        if username_is_taken(username) or not errors:
-            errors["username"] = [USERNAME_TAKEN_MESSAGE]
-        raise ValidationError(errors) from None
+        # A concurrent registration took the name between the check and the insert: the
+        # case-insensitive unique index (migration 0001) catches "Ada" against "ada".
+        raise ValidationError({"username": [USERNAME_TAKEN_MESSAGE]}) from None
+    return user
+
+
+EMAIL_TO_CONFIRM_MESSAGE = (
+    "Check your inbox: we sent a link to confirm the address. Until it is followed, password "
+    "reset links are not sent there."
+)
+INVALID_CONFIRMATION_LINK_MESSAGE = (
+    "This link to confirm an email address is not valid: it is mistyped, has expired or was "
+    "already used."
+)
+_CONFIRM_SALT = "accounts.email-confirmation"
+
+
+def _email_the_new_address(user: AbstractUser, email: str, site_url: str) -> None:
+    """The link to confirm ``email`` for the new ``user``, or, when an account has the address
+    already, a note to that account's owner (never the link: the address stays theirs)."""
+    if not _address_email_allowed("sign-up", email):
+        return
+    site = site_url.rstrip("/")
+    owner = (
+        get_user_model().objects.filter(email__iexact=email, is_active=True).order_by("pk").first()
+    )
+    if owner is not None:
+        body = render_to_string(
+            "accounts/email_taken_email.txt",
+            {"username": owner.get_username(), "forgot_link": f"{site}/password/forgot/"},
+        )
+        send_mail("Someone tried to sign up to Patience with your address", body, None, [email])
+        return
+    if email_is_taken(email):  # an inactive account's: it keeps it, and is told nothing
+        return
+    token = signing.dumps({"u": user.pk, "e": email}, salt=_CONFIRM_SALT, compress=True)
+    body = render_to_string(
+        "accounts/email_confirm_email.txt",
+        {
+            "username": user.get_username(),
+            "link": f"{site}/email/confirm/{token}/",
+            "valid_for": f"{settings.PASSWORD_RESET_TIMEOUT // 3600} hours",
+        },
+    )
+    send_mail("Confirm your Patience email address", body, None, [email])
+
+
+def confirm_email(*, token: str) -> AbstractUser:
+    """Set the address a sign-up's emailed link confirms. The link works while the account
+    has no address (so once), within ``PASSWORD_RESET_TIMEOUT``."""
+    try:
+        claim = signing.loads(token, salt=_CONFIRM_SALT, max_age=settings.PASSWORD_RESET_TIMEOUT)
+        user_id, email = int(claim["u"]), str(claim["e"])
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        raise ServiceError("invalid_confirmation_link", INVALID_CONFIRMATION_LINK_MESSAGE) from None
+    with transaction.atomic():
+        user = (
+            get_user_model()
+            .objects.select_for_update()
+            .filter(pk=user_id, is_active=True, email="")
+            .first()
+        )
+        if user is None:
+            raise ServiceError("invalid_confirmation_link", INVALID_CONFIRMATION_LINK_MESSAGE)
+        if email_is_taken(email, except_user_id=user.pk):
+            raise ValidationError({"email": [EMAIL_TAKEN_MESSAGE]})
+        user.email = email
+        try:
+            with transaction.atomic():
+                user.save(update_fields=["email"])
+        except IntegrityError:
+            raise ValidationError({"email": [EMAIL_TAKEN_MESSAGE]}) from None
+    return user
 
 
 def new_password_problems(password: str, *, username: str, email: str = "") -> list[str]:
@@ -281,7 +356,16 @@ def _set_password(user: AbstractUser, new_password: str, keep_session: str | Non
 
 
 def _reset_email_allowed(email: str) -> bool:
-    key = "accounts:reset-emails:" + hashlib.sha256(email.lower().encode()).hexdigest()
+    return _address_email_allowed("reset", email)
+
+
+def _address_email_allowed(kind: str, email: str) -> bool:
+    """At most ``PASSWORD_RESET_EMAIL_LIMIT`` emails of a kind to an address per window: no
+    form can be used to flood an inbox."""
+    digest = hashlib.sha256(email.lower().encode()).hexdigest()
+    key = (
+        "accounts:reset-emails:" + digest if kind == "reset" else f"accounts:{kind}-emails:{digest}"
+    )
     cache.add(key, 0, timeout=settings.PASSWORD_RESET_EMAIL_WINDOW)
     try:
         sent = cache.incr(key)

@@ -99,21 +99,6 @@ class ClientAddressThrottle(ScopedRateThrottle):
         return client_ip(request)
 
 
-class SignUpThrottle(ClientAddressThrottle):
-    """Counts the accounts created from an address, not the attempts: a sign-up refused for a
-    taken name or a weak password uses up nothing (a class signing up together makes typos).
-    The view calls ``record`` once the account exists."""
-
-    def throttle_success(self) -> bool:
-        return True
-
-    def record(self, request: Request, view: Any) -> None:
-        self.allow_request(request, view)  # works out the key and the window's history
-        if self.rate is None or getattr(self, "key", None) is None:
-            return
-        self.cache.set(self.key, [self.now, *self.history], self.duration)
-
-
 class EmailChangeThrottle(ScopedRateThrottle):
     """Email address changes (``PATCH /api/auth/me/``), per account: each PATCH counts,
     refused or not. A change refused because another account has the address says that it
@@ -198,6 +183,36 @@ class _Counter:
     def retry_after(self) -> float:
         reset_at = cache.get(self.reset_key)
         return self.seconds if reset_at is None else reset_at - time.time()
+
+
+class SignUpQuota:
+    """Sign-ups from one client address: ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["register"]``
+    (``SIGN_UPS_PER_ADDRESS_PER_HOUR``, 30 an hour) in a window that opens at the first.
+
+    Every attempt counts, refused ones too (a taken name, a weak password, a malformed body):
+    otherwise refusals would be free probes, as they were. The attempt is counted before
+    anything is checked or created, with the cache's atomic increment (Redis whenever
+    ``REDIS_URL`` is set, so shared by every process): of 60 sign-ups sent at once against a
+    limit of 30, exactly 30 go on; counting after creating let them all through.
+    """
+
+    def __init__(self, *, client_ip: str) -> None:
+        rate = api_settings.DEFAULT_THROTTLE_RATES.get("register")
+        self._counter: _Counter | None = None
+        if rate:
+            number, _, period = rate.partition("/")
+            seconds = {"s": 1, "m": 60, "h": 3600, "d": 86400}[period[0]]
+            self._counter = _Counter(
+                name=f"sign-ups:{_digest(client_ip)}", limit=int(number), seconds=seconds
+            )
+
+    def reserve(self) -> None:
+        """Count this sign-up; raise ``TooManySignUps`` (429) past the limit."""
+        if self._counter is None:
+            return
+        if self._counter.hit() > self._counter.limit:
+            self._counter.release()  # a refused attempt holds no place
+            raise TooManySignUps(self._counter.retry_after())
 
 
 class LoginGuard:

@@ -20,5 +20,6 @@ urlpatterns = [
         views.PasswordResetConfirmView.as_view(),
         name="password-reset-confirm",
     ),
+    path("email/confirm/", views.EmailConfirmView.as_view(), name="email-confirm"),
     path("token/", views.TokenView.as_view(), name="token"),
 ]

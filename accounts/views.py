@@ -19,7 +19,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from django.contrib.auth import SESSION_KEY, login, logout, update_session_auth_hash
+from django.contrib.auth import (
+    SESSION_KEY,
+    get_user_model,
+    login,
+    logout,
+    update_session_auth_hash,
+)
 from django.middleware.csrf import get_token
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -37,20 +43,21 @@ from accounts.responses import CsrfToken, Detail, SessionsEnded, Token
 from accounts.serializers import (
     AccountDeleteSerializer,
     EmailChangeSerializer,
+    EmailConfirmSerializer,
     LoginSerializer,
     PasswordChangeSerializer,
     PasswordResetConfirmSerializer,
     PasswordResetSerializer,
     RegisterSerializer,
+    SignUpAnswerSerializer,
     UserSerializer,
 )
 from accounts.throttling import (
     ClientAddressThrottle,
     EmailChangeThrottle,
-    SignUpThrottle,
+    SignUpQuota,
     TooManyEmailChanges,
     TooManyResetRequests,
-    TooManySignUps,
     client_ip,
 )
 from web.errors import ApiErrorBody
@@ -91,30 +98,55 @@ class CsrfView(APIView):
 
 class RegisterView(APIView):
     permission_classes = [AllowAny]
-    throttle_classes = [SignUpThrottle]
-    throttle_scope = "register"
-
-    def throttled(self, request: Request, wait: float | None) -> None:
-        raise TooManySignUps(wait)
 
     @extend_schema(
         tags=TAGS,
-        summary="Create an account and sign in",
+        summary="Create an account and sign in (an email address is confirmed by a link)",
         request=RegisterSerializer,
         responses={
-            201: UserSerializer,
+            201: SignUpAnswerSerializer,
             400: INVALID,
             429: _error('"throttled": too many sign-ups from this address; see Retry-After.'),
         },
     )
     def post(self, request: Request) -> Response:
+        # Reserved before anything is checked: refused sign-ups count, and simultaneous ones
+        # cannot all pass the same count (accounts.throttling.SignUpQuota).
+        SignUpQuota(client_ip=client_ip(request)).reserve()
         serializer = RegisterSerializer(data=request.data)
         if not serializer.is_valid():
             raise ValidationError(_with_password_problems(serializer))
-        user = services.register_user(**serializer.validated_data)
-        SignUpThrottle().record(request, self)
+        email = serializer.validated_data.get("email", "")
+        user = services.register_user(
+            **serializer.validated_data, site_url=request.build_absolute_uri("/")
+        )
         sign_in(request, user)
-        return Response(UserSerializer(user).data, status=status.HTTP_201_CREATED)
+        user.email_to_confirm = get_user_model().objects.normalize_email(email.strip())
+        user.detail = services.EMAIL_TO_CONFIRM_MESSAGE if user.email_to_confirm else None
+        return Response(SignUpAnswerSerializer(user).data, status=status.HTTP_201_CREATED)
+
+
+class EmailConfirmView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes = []  # the link is the credential; a session plays no part
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Confirm a sign-up's email address with the emailed link's token",
+        request=EmailConfirmSerializer,
+        responses={
+            200: UserSerializer,
+            400: _error(
+                '"invalid_confirmation_link", or "invalid" (`fields.email`: another account '
+                "has taken the address since)."
+            ),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        serializer = EmailConfirmSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = services.confirm_email(**serializer.validated_data)
+        return Response(UserSerializer(user).data)
 
 
 def sign_in(request: Request, user: AbstractUser) -> None:

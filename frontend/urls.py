@@ -29,6 +29,7 @@ urlpatterns = [
     path("account/", views.account, name="account"),
     path("password/forgot/", views.password_forgot, name="password-forgot"),
     path("password/reset/<str:uid>/<str:token>/", views.password_reset, name="password-reset"),
+    path("email/confirm/<str:token>/", views.email_confirm, name="email-confirm"),
     path("rules/<slug:slug>/", views.rules, name="rules"),
     path("rules/<slug:slug>.txt", views.rules_raw, name="rules-raw"),
 ]

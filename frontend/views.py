@@ -228,6 +228,15 @@ def password_reset(request: HttpRequest, uid: str, token: str) -> HttpResponse:
     return _page(request, "password_reset.html", uid=uid, token=token, sign_in_next="/")
 
 
+@never_cache
+@ensure_csrf_cookie
+def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """The button that confirms a sign-up's email address. Looking at the link does not use
+    it (a mail scanner fetching it confirms nothing): the button posts its token to the API,
+    which checks it."""
+    return _page(request, "email_confirm.html", token=token, sign_in_next="/")
+
+
 def winnability(slug: str) -> dict[str, object] | None:
     """The game's figures from the solver's last winnability run (``manage.py winnability``),
     ready to show; None when it has none yet."""

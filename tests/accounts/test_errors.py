@@ -117,7 +117,8 @@ def test_a_signed_in_players_refused_fields_are_explained_too(signed_in: Client)
          "new_password", too_long),
         (signed_in.delete(url("me"), {"password": ""}, content_type="application/json"),
          "password", "Enter your password to close the account."),
-        (signed_in.patch(url("me"), {"email": LONG_EMAIL, "password": PASSWORD}, content_type="application/json"),
+        (signed_in.patch(url("me"), {"email": LONG_EMAIL, "password": PASSWORD},
+                         content_type="application/json"),
          "email", "An email address has at most 254 characters."),
     ]  # fmt: skip
     for response, field, message in cases:
@@ -149,6 +150,7 @@ def test_schema_documents_the_accounts_endpoints() -> None:
         ("/api/auth/password/", "post"),
         ("/api/auth/password/reset/", "post"),
         ("/api/auth/password/reset/confirm/", "post"),
+        ("/api/auth/email/confirm/", "post"),
         ("/api/auth/token/", "post"),
         ("/api/auth/token/", "delete"),
     }
@@ -168,7 +170,8 @@ def test_schema_documents_the_accounts_endpoints() -> None:
 def test_schema_documents_account_changed_on_every_write_a_session_may_make() -> None:
     """The session sign-in refuses a page's write as another account (409 account_changed)
     before any view runs: every such write documents it, with the error body, besides its
-    own 409s; reads and writes no session signs in to (a reset link's) do not."""
+    own 409s; reads and writes no session signs in to (a reset link's, a confirmation
+    link's) do not."""
     schema = SchemaGenerator().get_schema(request=None, public=True)
 
     writes, others = {}, {}
@@ -178,7 +181,7 @@ def test_schema_documents_account_changed_on_every_write_a_session_may_make() ->
             target[(route, method)] = operation["responses"]
     assert ("/api/games/{game_id}/moves/", "post") in writes
     for (route, method), responses in writes.items():
-        if route == "/api/auth/password/reset/confirm/":
+        if route in ("/api/auth/password/reset/confirm/", "/api/auth/email/confirm/"):
             assert "409" not in responses
             continue
         conflict = responses.get("409")
@@ -251,7 +254,8 @@ def test_a_field_that_cannot_be_changed_is_refused_not_ignored(
 
     error = assert_error(response, 400, "unknown_field")
     assert error["message"] == (
-        '"username" cannot be sent here: this request takes "email" and "password" only. Nothing was done.'
+        '"username" cannot be sent here: this request takes "email" and "password" only. '
+        "Nothing was done."
     )
     assert list(error["fields"]) == ["username"]
     ada.refresh_from_db()

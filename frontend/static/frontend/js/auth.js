@@ -191,6 +191,19 @@ function initResetConfirm(form) {
   });
 }
 
+function initEmailConfirm(form) {
+  bindForm(form, {
+    path: "/api/auth/email/confirm/",
+    body: (f) => ({ token: f.dataset.token }),
+    onSuccess: (user) => {
+      form.hidden = true;
+      const done = document.getElementById("email-confirm-done");
+      done.textContent = `The address ${user.email} is confirmed for the account ${user.username}.`;
+      done.hidden = false;
+    },
+  });
+}
+
 function initClose(form) {
   bindForm(form, {
     path: "/api/auth/me/",
@@ -273,6 +286,7 @@ const forms = {
   "email-form": initEmail,
   "reset-form": initReset,
   "reset-confirm-form": initResetConfirm,
+  "email-confirm-form": initEmailConfirm,
   "close-form": initClose,
 };
 for (const [id, init] of Object.entries(forms)) {
