@@ -264,6 +264,10 @@ def remove_accounts(*, actor: AbstractUser, users: Iterable[AbstractUser]) -> in
 #: account (``delete_account``) is not a staff action, and sends nothing.
 removed_by_staff = Signal()
 
+#: Sent by ``_remove_accounts`` in its transaction, before anything is deleted, with ``users``:
+#: the games app locks their games there (``games.signals``).
+removing_accounts = Signal()
+
 
 def _remove_accounts(users: list[AbstractUser]) -> None:
     """Delete the users, their games and histories, sessions and API tokens, in one
@@ -271,6 +275,10 @@ def _remove_accounts(users: list[AbstractUser]) -> None:
     their watchers (``games.signals``) and their live connections end (``accounts.signals``):
     the receivers of the deletion, so a user deleted any other way is covered too."""
     with transaction.atomic():
+        # First, before Django collects what goes with the users: their games are locked there,
+        # so a move played at this moment either lands before and goes with its game, or
+        # finds no game; never a move row left pointing at a deleted game (a 500).
+        removing_accounts.send(sender=_remove_accounts, users=users)
         for user in users:
             user.delete()
 

@@ -14,9 +14,10 @@ from django.conf import settings
 from django.db.models.signals import pre_delete
 from django.dispatch import receiver
 
-from accounts.services import removed_by_staff
+from accounts.services import removed_by_staff, removing_accounts
 from games import live
 from games.daily import leaderboards
+from games.models import Game
 from games.moderation import services as moderation
 
 
@@ -31,3 +32,11 @@ def player_removed(sender: Any, instance: Any, **kwargs: Any) -> None:
 def accounts_removed_by_staff(sender: Any, actor: Any, users: list[Any], **kwargs: Any) -> None:
     # In the removal's transaction: no account goes without its audit entry.
     moderation.audit_account_removals(actor=actor, users=users)
+
+
+@receiver(removing_accounts, dispatch_uid="games.lock_games_of_removed_accounts")
+def lock_games_of_removed_accounts(sender: Any, users: list[Any], **kwargs: Any) -> None:
+    # A move takes its game's row lock (games.play.services): holding them all here, a move
+    # under way finishes first and its row is deleted with the game; a later one finds none.
+    owners = [user.pk for user in users]
+    list(Game.objects.select_for_update().filter(owner_id__in=owners).values_list("pk", flat=True))
