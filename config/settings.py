@@ -296,6 +296,12 @@ RULE_DOCUMENTS_DIR = BASE_DIR / "seeds"
 # up together behind one address, not for a script filling the site with accounts. 0: no limit.
 SIGN_UPS_PER_ADDRESS_PER_HOUR = env_number("SIGN_UPS_PER_ADDRESS_PER_HOUR", 30)
 EMAIL_CHANGES_PER_HOUR = env_number("EMAIL_CHANGES_PER_HOUR", 10)
+# The costly requests of play, per player (games.play.throttling); 0: no limit. A hint searches
+# for up to HINT_SECONDS of a worker's CPU (and one player's searches run one at a time); a
+# new game is a deal, a row and, winnable, a deal from the pool. Both are room for anyone
+# playing, not for a script.
+HINTS_PER_MINUTE = env_number("HINTS_PER_MINUTE", 20)
+GAMES_CREATED_PER_MINUTE = env_number("GAMES_CREATED_PER_MINUTE", 30)
 
 REST_FRAMEWORK = {
     # Token first: an unauthenticated request gets 401 with a WWW-Authenticate header.
@@ -318,6 +324,8 @@ REST_FRAMEWORK = {
             f"{SIGN_UPS_PER_ADDRESS_PER_HOUR}/hour" if SIGN_UPS_PER_ADDRESS_PER_HOUR else None
         ),
         "email_change": f"{EMAIL_CHANGES_PER_HOUR}/hour" if EMAIL_CHANGES_PER_HOUR else None,
+        "hint": f"{HINTS_PER_MINUTE}/min" if HINTS_PER_MINUTE else None,
+        "game_create": f"{GAMES_CREATED_PER_MINUTE}/min" if GAMES_CREATED_PER_MINUTE else None,
     },
     # drf-spectacular's, documenting the session's 409 account_changed on every write.
     "DEFAULT_SCHEMA_CLASS": "accounts.schema.AutoSchema",

@@ -89,7 +89,7 @@ STATUS_OF_REFUSAL = {
         ),
         409,
     ),
-    "export_in_progress": 429,
+    **dict.fromkeys(("export_in_progress", "hint_in_progress"), 429),
     **dict.fromkeys(("daily_not_ready", "no_winnable_deal"), 503),
 }
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.cache import cache
 from django.db import connection
 
 from games.errors import GameError
@@ -48,6 +52,26 @@ class WorkedOut:
     game_id: int
     move_number: int
     hint: LookaheadHint
+
+
+@contextmanager
+def one_search_at_a_time(user: AbstractBaseUser) -> Iterator[None]:
+    """Hold the player's one claim on a hint search (in the cache, so over every server
+    process) for the ``with`` block. A second hint asked meanwhile, from another tab or a
+    script's threads, is refused at once, ``hint_in_progress`` (429, Retry-After about a
+    search's time), rather than queued: waiting would hold a request thread per request.
+    The claim lapses by itself after a few searches' time should its process die."""
+    key = f"games:hint-search:{user.pk}"
+    if not cache.add(key, 1, max(10, math.ceil(5 * settings.HINT_SECONDS))):
+        raise GameError(
+            "hint_in_progress",
+            "A hint is already being worked out for you. Try again once it has been given.",
+            retry_after=max(1, math.ceil(settings.HINT_SECONDS)),
+        )
+    try:
+        yield
+    finally:
+        cache.delete(key)
 
 
 def work_out_hint(

@@ -24,6 +24,12 @@ from games.play import services as play_services
 from games.play.idempotency import already_answered, respond_once
 from games.play.responses import Game, GamePage, Hint, HistoryEntry, Replay, Stats
 from games.play.serializers import ActionInput, GameFilter, MoveInput, NewGameInput
+from games.play.throttling import (
+    GameCreationThrottle,
+    HintThrottle,
+    too_many_games,
+    too_many_hints,
+)
 from games.serializers import PageQuery, ReplayQuery
 from web.errors import ApiError, ApiErrorBody
 
@@ -67,6 +73,12 @@ class GamePages(PageNumberPagination):
 
 
 class GameListView(APIView):
+    throttle_classes = [GameCreationThrottle]  # POST only
+    throttle_scope = "game_create"
+
+    def throttled(self, request: Request, wait: float | None) -> None:
+        raise too_many_games(wait)
+
     @extend_schema(
         summary="Your games, newest first",
         operation_id="games_list",
@@ -87,7 +99,7 @@ class GameListView(APIView):
         "with winnable: true)",
         operation_id="games_create",
         request=NewGameInput,
-        responses={201: Game, **ERRORS, 503: ApiErrorBody},
+        responses={201: Game, **ERRORS, 429: ApiErrorBody, 503: ApiErrorBody},
     )
     def post(self, request: Request) -> Response:
         def action() -> Response:
@@ -199,14 +211,24 @@ class GameResignView(GameActionView):
 
 class GameHintView(GameActionView):
     service = staticmethod(play_hints.request_hint)
+    throttle_classes = [HintThrottle]
+    throttle_scope = "hint"
+
+    def throttled(self, request: Request, wait: float | None) -> None:
+        raise too_many_hints(wait)
 
     @extend_schema(
         summary="Suggest a move (casual games); the game counts its hints",
         operation_id="games_hint",
         request=ActionInput,
-        responses={200: Hint, **ERRORS},
+        responses={200: Hint, **ERRORS, 429: ApiErrorBody},
     )
     def post(self, request: Request, game_id: int) -> Response:
+        # One search per player at a time (429 hint_in_progress to the others).
+        with play_hints.one_search_at_a_time(request.user):
+            return self._hint(request, game_id)
+
+    def _hint(self, request: Request, game_id: int) -> Response:
         # The search runs first, outside every transaction (respond_once holds one for an
         # Idempotency-Key); the hint is then counted in a short one. A refusal found here is
         # given there, in order, as for any action. A retry whose answer is already stored
