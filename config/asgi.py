@@ -22,8 +22,6 @@ from django.urls import reverse  # noqa: E402
 
 from accounts.websocket import TokenAuthMiddleware  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from games.daily.day_closer import StartWithServer  # noqa: E402
-from games.play import winnable_pool  # noqa: E402
 from web.db_outage import WebsocketGuard  # noqa: E402
 from web.origins import SameOriginValidator  # noqa: E402
 
@@ -31,7 +29,9 @@ if settings.DEBUG:
     # bin/run serves with the daphne CLI, which (unlike runserver) serves no static files.
     django_asgi_app = ASGIStaticFilesHandler(django_asgi_app)
 
-router = ProtocolTypeRouter(
+# No background work here: closing days, preparing dailies and filling the winnable-deal pools
+# are the worker role's (manage.py worker, games.background.worker).
+application = router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": WebsocketGuard(
@@ -41,11 +41,6 @@ router = ProtocolTypeRouter(
         ),
     }
 )
-# Unfinished ranked attempts of past days are closed as the server starts and after each
-# midnight UTC (games.daily.day_closer); the pools of winnable deals are topped up in the
-# background (games.play.winnable_pool).
-application = StartWithServer(winnable_pool.StartWithServer(router))
-
 # Everything loaded so far (Django, the apps, the URL conf) lives as long as the process.
 # A full collection scanned all of it (~120k objects) and paused every request of the
 # worker for 70-95 ms, several times a minute under load: that set the API's p99 latency.

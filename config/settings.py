@@ -357,16 +357,13 @@ DAILY_SOLVER_CANDIDATES = env_number("DAILY_SOLVER_CANDIDATES", 50)
 DAILY_PREPARE_DAYS = env_number("DAILY_PREPARE_DAYS", 2)
 DAILY_SOLVER_SUBPROCESS = env_bool("DAILY_SOLVER_SUBPROCESS", True)
 
-# At midnight UTC (and as it starts) each server process closes the ranked daily attempts
-# left unfinished when their day ended (games.daily.day_closer). Off: leave it to a scheduled
-# `manage.py close_days`.
-CLOSE_DAYS_IN_SERVER = env_bool("CLOSE_DAYS_IN_SERVER", True)
+# Closing days, preparing dailies and filling the winnable-deal pools are the worker role's
+# (`manage.py worker`, games.background.worker), never a web process's.
 
-# Winnable deals (games.play.winnable_pool): each server process keeps every game's pool of deals
-# the solver has proven winnable topped up to WINNABLE_POOL_SIZE, in a child process at a
-# lower priority, searching each random deal for at most WINNABLE_POOL_SECONDS (and
-# WINNABLE_POOL_POSITIONS). Off: fill the pools with `manage.py fill_winnable_pool` instead.
-WINNABLE_POOL_IN_SERVER = env_bool("WINNABLE_POOL_IN_SERVER", True)
+# Winnable deals (games.play.winnable_pool): the worker keeps every game's pool of deals the
+# solver has proven winnable topped up to WINNABLE_POOL_SIZE, in a child process at a lower
+# priority, searching each random deal for at most WINNABLE_POOL_SECONDS (and
+# WINNABLE_POOL_POSITIONS).
 WINNABLE_POOL_SIZE = env_number("WINNABLE_POOL_SIZE", 20)
 WINNABLE_POOL_SECONDS = env_number("WINNABLE_POOL_SECONDS", 10.0)
 WINNABLE_POOL_POSITIONS = env_number("WINNABLE_POOL_POSITIONS", 2_000_000)

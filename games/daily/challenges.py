@@ -7,8 +7,8 @@ n)`` for n = 0, 1, 2, …) that the solver proves winnable within the budget (se
 After ``DAILY_SOLVER_CANDIDATES`` candidates without a proof, the day deals the first one not
 proven lost, marked ``unknown`` (and logged as an error): a day always has its challenge.
 
-Who prepares: each server process's day-closing thread (``games.daily.day_closer``: today and the
-next ``DAILY_PREPARE_DAYS`` days, as it starts and after each midnight) and ``manage.py
+Who prepares: the worker's ``days`` job (``games.daily.day_closer``, ``manage.py worker``: today
+and the next ``DAILY_PREPARE_DAYS`` days, as it starts and after each midnight) and ``manage.py
 prepare_dailies``. Never a player's request: one that finds no challenge is told to come back
 (``services.daily_challenge``, 503 ``daily_not_ready``).
 
@@ -25,6 +25,7 @@ import datetime as dt
 import functools
 import logging
 import multiprocessing
+import os
 import threading
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
@@ -35,6 +36,7 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
+from games.background import orphans
 from games.daily import certify, days
 from games.models import DailyChallenge, Deal
 from games.rules import DEAL_VERSION, VARIANTS
@@ -82,7 +84,11 @@ def _pool(name: str) -> ProcessPoolExecutor:
     with _pools_lock:
         if name not in _pools:
             _pools[name] = ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn")
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                # Ends with this process, even one killed outright (a worker: -9, OOM).
+                initializer=orphans.solver_child,
+                initargs=(os.getpid(), False),
             )
         return _pools[name]
 
@@ -195,15 +201,24 @@ def days_from(first: dt.date, days: int) -> list[dt.date]:
 
 
 def prepare_days(
-    dates: Iterable[dt.date], slugs: Iterable[str] = GAMES_IN_ORDER
+    dates: Iterable[dt.date],
+    slugs: Iterable[str] = GAMES_IN_ORDER,
+    *,
+    stop: threading.Event | None = None,
 ) -> list[tuple[DailyChallenge, bool]]:
     """Every listed game's challenge of every listed day, a day at a time (the quickest
-    games first)."""
+    games first); only those before ``stop`` was set, when it is given."""
     slugs = list(slugs)
-    return [prepare(date, slug) for date in dates for slug in slugs]
+    made = []
+    for date in dates:
+        for slug in slugs:
+            if stop is not None and stop.is_set():
+                return made
+            made.append(prepare(date, slug))
+    return made
 
 
-def prepare_ahead() -> list[tuple[DailyChallenge, bool]]:
+def prepare_ahead(*, stop: threading.Event | None = None) -> list[tuple[DailyChallenge, bool]]:
     """Today's challenges and the next ``DAILY_PREPARE_DAYS`` days'. A day that has opened
     without its challenge (the service was down, or the solver slow) is prepared first, and
     said so: players are being told to come back in a minute meanwhile."""
@@ -211,4 +226,4 @@ def prepare_ahead() -> list[tuple[DailyChallenge, bool]]:
     for slug in VARIANTS:
         if not DailyChallenge.objects.filter(date=today, variant=slug).exists():
             logger.warning("no challenge prepared for %s %s; preparing it now", today, slug)
-    return prepare_days(days_from(today, 1 + int(settings.DAILY_PREPARE_DAYS)))
+    return prepare_days(days_from(today, 1 + int(settings.DAILY_PREPARE_DAYS)), stop=stop)

@@ -1,31 +1,31 @@
 """Closing each day's unfinished ranked attempts when the day ends, and preparing the coming
-days' challenges, inside the server process.
+days' challenges: the ``days`` job of the worker role (``manage.py worker``,
+``games.background.worker``), done by one worker instance at a time; never in a web process.
 
 A ranked daily attempt can only be played on its own UTC day; one still in play at midnight
-stands as it was left (``daily_services.close_unfinished_attempts``). Every server process runs one
-daemon thread that does this as the server starts (catching up on days that ended while the
-service was down) and then just after each midnight UTC. Processes racing on the same attempt
-are harmless: each attempt is closed in a transaction of its own, under its row lock, once.
+stands as it was left (``daily_services.close_unfinished_attempts``). The job does this as it
+starts (catching up on days that ended while no worker ran), just after each midnight UTC, and
+every ``RECHECK_S`` between (so that a pass that failed is tried again soon). Two instances
+racing on the same attempt (one cut off from the database while another took over) are
+harmless: each attempt is closed in a transaction of its own, under its row lock, once.
 
-After closing, the same thread prepares today's challenges and the next days'
-(``challenges.prepare_ahead``): the solver runs in a process of its own, so this thread only
-waits on it and the server's requests keep the GIL. A fresh server whose days are not
-prepared yet answers "being prepared" (503 ``daily_not_ready``) meanwhile, never blocks.
+After closing, the job prepares today's challenges and the next days'
+(``challenges.prepare_ahead``), the solver running in a process of its own. A day's challenge
+is stored once (unique per day and game): a preparation cut short and done again by another
+instance stores each challenge once. Players of a day not prepared yet are told to come back
+(503 ``daily_not_ready``), never kept waiting.
 
-The thread is started from the server's event loop (``StartWithServer``), and the live updates
-of the attempts it closes are sent on that loop (``web.publish``), as a request's are:
-the in-memory channel layer of a single process must only be used from its own loop.
+The live updates of the attempts it closes go through the channel layer (Redis) to the web
+processes that hold the players' websockets.
 """
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import logging
 import threading
-from typing import Any
+from collections.abc import Callable
 
-from django.conf import settings
 from django.db import close_old_connections, connections
 from django.utils import timezone
 
@@ -36,8 +36,9 @@ logger = logging.getLogger("patience.day_closer")
 
 #: After midnight, so that every process agrees the day has changed before it looks.
 MARGIN_S = 1.0
-_started: threading.Thread | None = None
-_lock = threading.Lock()
+#: The most time between two passes: a pass that failed, or a day whose preparation was cut
+#: short, is done again within this, not the next midnight.
+RECHECK_S = 300.0
 
 
 def seconds_until_next_day(now: dt.datetime) -> float:
@@ -45,6 +46,11 @@ def seconds_until_next_day(now: dt.datetime) -> float:
     now = now.astimezone(dt.UTC)
     midnight = dt.datetime.combine(now.date() + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC)
     return (midnight - now).total_seconds() + MARGIN_S
+
+
+def seconds_until_next_pass(now: dt.datetime) -> float:
+    """Just after the next midnight UTC, or ``RECHECK_S`` from ``now`` if that comes first."""
+    return min(seconds_until_next_day(now), RECHECK_S)
 
 
 def close_days_once() -> list[int]:
@@ -64,16 +70,20 @@ def close_days_once() -> list[int]:
     return closed
 
 
-def prepare_days_once() -> int:
+def prepare_days_once(stop: threading.Event | None = None) -> int:
     """Today's challenges and the next days' (``challenges.prepare_ahead``), as many as were
-    made; errors are logged (the next pass tries again), never raised into the thread."""
+    made, stopping between two challenges once ``stop`` is set; errors are logged (the next
+    pass tries again), never raised into the thread."""
     from games.daily import challenges
 
     try:
         close_old_connections()
-        made = sum(created for _, created in challenges.prepare_ahead())
+        made = sum(created for _, created in challenges.prepare_ahead(stop=stop))
     except Exception:
-        logger.exception("preparing the daily challenges failed")
+        if stop is not None and stop.is_set():  # the worker stopping ended the solver
+            logger.info("preparing the daily challenges stopped")
+        else:
+            logger.exception("preparing the daily challenges failed")
         return 0
     finally:
         connections.close_all()
@@ -82,39 +92,12 @@ def prepare_days_once() -> int:
     return made
 
 
-def run(stop: threading.Event, loop: asyncio.AbstractEventLoop | None = None) -> None:
-    """Close past days' attempts and prepare the coming days' challenges now, then after
-    every midnight UTC, until ``stop`` is set; live updates through the server's ``loop``
-    when there is one."""
-    live.send_updates_through(loop)
+def run(stop: threading.Event, *, now: Callable[[], dt.datetime] = timezone.now) -> None:
+    """The ``days`` job: close past days' attempts and prepare the coming days' challenges
+    now, then after every midnight UTC (and every ``RECHECK_S``), until ``stop`` is set."""
+    live.send_updates_through(None)
     while not stop.is_set():
         close_days_once()
         if not stop.is_set():
-            prepare_days_once()
-        stop.wait(seconds_until_next_day(timezone.now()))
-
-
-def start(loop: asyncio.AbstractEventLoop | None = None) -> threading.Thread | None:
-    """Start this process's closer (once), unless ``CLOSE_DAYS_IN_SERVER`` is off."""
-    global _started
-    if _started is not None or not settings.CLOSE_DAYS_IN_SERVER:
-        return _started
-    with _lock:
-        if _started is None:
-            _started = threading.Thread(
-                target=run, args=(threading.Event(), loop), name="day-closer", daemon=True
-            )
-            _started.start()
-        return _started
-
-
-class StartWithServer:
-    """ASGI middleware: starts the closer on the first event the server hands the application
-    (uvicorn's lifespan startup, or daphne's first connection), from the server's loop."""
-
-    def __init__(self, application: Any) -> None:
-        self.application = application
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
-        start(asyncio.get_running_loop())
-        return await self.application(scope, receive, send)
+            prepare_days_once(stop)
+        stop.wait(seconds_until_next_pass(now()))

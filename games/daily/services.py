@@ -40,7 +40,7 @@ def daily_challenge(date: dt.date, variant_slug: str) -> DailyChallenge:
 
 
 def challenge_not_ready(date: dt.date, variant_slug: str) -> DailyChallenge:
-    """503 ``daily_not_ready`` with Retry-After: the server's day-closing thread is preparing
+    """503 ``daily_not_ready`` with Retry-After: the worker's days job is preparing
     (or will prepare) the challenge; the player comes back in a minute. (The tests replace
     this with the preparation itself: tests/conftest.py.)"""
     name = get_variant(variant_slug).name

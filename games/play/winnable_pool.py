@@ -3,9 +3,13 @@ dealt (``services.create_game(winnable=True)``), and its filling.
 
 A request never runs the solver: it takes a deal out of the pool (``take``), or is refused
 with 503 ``no_winnable_deal`` when the pool of that game is empty. The pool is topped up in
-the background, by ``manage.py fill_winnable_pool`` and by a daemon thread in every server
-process (``start``, from the server's first event as ``games.daily.day_closer`` is), up to
-``WINNABLE_POOL_SIZE`` deals per game.
+the background, up to ``WINNABLE_POOL_SIZE`` deals per game, by the worker's
+``winnable-pool`` job (``fill_forever``; ``manage.py worker``, one instance at a time) and by
+``manage.py fill_winnable_pool`` run by hand; never in a web process.
+
+A deal is stored once (unique per game and seed, ``store``) and dealt once (``take``): two
+fillers at once (one cut off from the database while another took over) can only add a few
+deals past the target, never deal one twice.
 
 The seeds are random (``secrets``), so a pool deal is as secret as any random deal: its seed,
 and its certificate (a winning line), are shown to nobody before its game is over.
@@ -15,9 +19,11 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from django.conf import settings
@@ -25,16 +31,15 @@ from django.db import IntegrityError, close_old_connections, connections, transa
 from django.db.models import Count
 from django.utils import timezone
 
+from games.background import orphans
 from games.models import Game, WinnableDeal
 from games.rules import DEAL_VERSION, VARIANTS
-from games.solver.winnability import find_winnable_deal, lower_priority
+from games.solver.winnability import find_winnable_deal
 
 logger = logging.getLogger("patience.winnable_pool")
 
-#: How long a server's filler rests once every pool is full before it looks again.
+#: How long the filler rests once every pool is full before it looks again.
 REST_S = 30.0
-_started: threading.Thread | None = None
-_lock = threading.Lock()
 
 
 # -- dealing ----------------------------------------------------------------------------------
@@ -98,16 +103,17 @@ def store(variant_slug: str, found: dict[str, Any]) -> WinnableDeal | None:
 def solver_process() -> ProcessPoolExecutor:
     """One child process for the solver.
 
-    The search is CPU-bound pure Python: run in a thread of the server it would hold the
-    process's interpreter lock (the GIL) for whole seconds, and every request of that process
-    would wait behind it. In a child process it holds its own interpreter's, and at a lower
-    priority. Spawned, not forked: a fork would copy the server's threads' locks and database
-    connections mid-use. (The child imports only the Django-free solver modules: the job and
-    its initializer live in ``games.solver.winnability``.)"""
+    The search is CPU-bound pure Python: run in a thread of the worker it would hold the
+    process's interpreter lock (the GIL) for whole seconds, against its other job and its lock
+    checks. In a child process it holds its own interpreter's, at a lower priority, and ends
+    with this process however it ends (``games.background.orphans``). Spawned, not forked: a
+    fork would copy the threads' locks and database connections mid-use. (The child imports
+    only Django-free modules: the job lives in ``games.solver.winnability``.)"""
     return ProcessPoolExecutor(
         max_workers=1,
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=lower_priority,
+        initializer=orphans.solver_child,
+        initargs=(os.getpid(),),
     )
 
 
@@ -160,9 +166,16 @@ def fill(
 
 
 def fill_forever(stop: threading.Event) -> None:
-    """The server's filler: keep every pool at ``WINNABLE_POOL_SIZE`` until ``stop`` is set.
-    Errors are logged and tried again after a rest, never raised into the thread."""
-    with solver_process() as executor:
+    """The worker's ``winnable-pool`` job: keep every pool at ``WINNABLE_POOL_SIZE`` until
+    ``stop`` is set. Errors are logged and tried again after a rest, never raised; a solver
+    process that died (killed, out of memory) is replaced."""
+
+    def report(slug: str, deal: WinnableDeal | None) -> None:
+        if deal is not None:  # not its seed: a pool deal's seed is secret until played
+            logger.info("a winnable %s deal added to the pool (#%s)", slug, deal.pk)
+
+    executor = solver_process()
+    try:
         while not stop.is_set():
             try:
                 close_old_connections()
@@ -173,38 +186,19 @@ def fill_forever(stop: threading.Event) -> None:
                     positions=settings.WINNABLE_POOL_POSITIONS,
                     executor=executor,
                     stop=stop,
+                    report=report,
                 )
+            except BrokenProcessPool:
+                if stop.is_set():  # the worker stopping ended the solver's process
+                    logger.info("filling the winnable-deal pools stopped")
+                    break
+                logger.exception("the solver's process died; starting another")
+                executor.shutdown(wait=False)
+                executor = solver_process()
             except Exception:
                 logger.exception("filling the winnable-deal pools failed")
             finally:
                 connections.close_all()
             stop.wait(REST_S)
-
-
-def start() -> threading.Thread | None:
-    """Start this process's filler (once), unless ``WINNABLE_POOL_IN_SERVER`` is off.
-
-    A daemon thread: it ends with the server. At exit Python waits for the child's search
-    under way to end (at most ``WINNABLE_POOL_SECONDS``)."""
-    global _started
-    if _started is not None or not settings.WINNABLE_POOL_IN_SERVER:
-        return _started
-    with _lock:
-        if _started is None:
-            _started = threading.Thread(
-                target=fill_forever, args=(threading.Event(),), name="winnable-pool", daemon=True
-            )
-            _started.start()
-        return _started
-
-
-class StartWithServer:
-    """ASGI middleware: starts the filler on the first event the server hands the application
-    (as ``games.daily.day_closer.StartWithServer`` starts the day closer)."""
-
-    def __init__(self, application: Any) -> None:
-        self.application = application
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
-        start()  # quick: the thread spawns the solver's child process itself
-        return await self.application(scope, receive, send)
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)

@@ -1,6 +1,6 @@
-"""Close the ranked daily attempts left unfinished when their day ended. Each server process
-does this at midnight UTC by itself (``games.daily.day_closer``); this is for a service run with
-``CLOSE_DAYS_IN_SERVER=0`` (from cron, say) or to catch up by hand."""
+"""Close the ranked daily attempts left unfinished when their day ended. The worker's ``days`` job
+does this at midnight UTC by itself (``games.daily.day_closer``, ``manage.py worker``); this is
+to catch up by hand."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Top up the pools of deals the solver has proven winnable (``games.play.winnable_pool``).
 
-Each server process does this in the background by itself (``WINNABLE_POOL_IN_SERVER``); this
-is for a service run without it (from cron, say), or to fill the pools by hand."""
+The worker's ``winnable-pool`` job does this in the background by itself (``manage.py worker``);
+this is to fill the pools by hand."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """Prepare the daily challenges of a run of days: each game's deal proven winnable by the
-solver, stored with its certificate. The server's day-closing thread keeps today and the next
-``DAILY_PREPARE_DAYS`` days prepared by itself (``games.daily.day_closer``); this is for a service
-run with ``CLOSE_DAYS_IN_SERVER=0``, to prepare further ahead, or to fill in past days that
-have no challenge. Days already prepared are left as they are."""
+solver, stored with its certificate. The worker's ``days`` job keeps today and the next
+``DAILY_PREPARE_DAYS`` days prepared by itself (``games.daily.day_closer``, ``manage.py
+worker``); this is to prepare further ahead, or to fill in past days that have no challenge.
+Days already prepared are left as they are."""
 
 from __future__ import annotations
 

@@ -203,7 +203,7 @@ def test_the_day_closing_thread_prepares_the_coming_days_after_closing(
     done = threading.Event()
     monkeypatch.setattr(day_closer, "close_days_once", lambda: steps.append("close") or [])
 
-    def prepared() -> int:
+    def prepared(stop: threading.Event) -> int:
         steps.append("prepare")
         done.set()
         return 0

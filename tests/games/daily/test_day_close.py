@@ -7,7 +7,6 @@ its open pages hear of it at once, and it leaves the player's games in progress.
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import threading
 from typing import Any
@@ -234,7 +233,7 @@ def test_the_players_open_pages_and_the_days_board_hear_of_it_at_once(
     assert [m["type"] for m in messages].count("leaderboard.changed") == 1
 
 
-# -- the closer inside each server process ----------------------------------------------------
+# -- the worker's days job (games.background.worker) -----------------------------------------
 
 
 def test_the_closer_wakes_just_after_each_midnight_utc() -> None:
@@ -246,9 +245,32 @@ def test_the_closer_wakes_just_after_each_midnight_utc() -> None:
     assert day_closer.seconds_until_next_day(midnight) == 24 * 3600 + day_closer.MARGIN_S
 
 
-def test_the_closer_does_not_start_where_it_is_switched_off(settings: Any) -> None:
-    settings.CLOSE_DAYS_IN_SERVER = False
-    assert day_closer.start() is None
+def test_between_midnights_the_job_looks_again_every_few_minutes() -> None:
+    # A pass that failed (the database away) is tried again soon, not a day later.
+    morning = dt.datetime(2031, 5, 10, 8, 0, tzinfo=dt.UTC)
+    assert day_closer.seconds_until_next_pass(morning) == day_closer.RECHECK_S
+    evening = dt.datetime(2031, 5, 10, 23, 59, 30, tzinfo=dt.UTC)
+    assert day_closer.seconds_until_next_pass(evening) == 30 + day_closer.MARGIN_S
+
+
+def test_the_job_passes_again_at_the_time_its_clock_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Driven by an injected clock and wait: a pass, then a wait until just after midnight."""
+    passes: list[str] = []
+    monkeypatch.setattr(day_closer, "close_days_once", lambda: passes.append("close") or [])
+    monkeypatch.setattr(day_closer, "prepare_days_once", lambda stop: passes.append("prepare"))
+    waits: list[float] = []
+
+    class Stop(threading.Event):
+        def wait(self, timeout: float | None = None) -> bool:
+            waits.append(timeout)
+            if len(waits) == 2:
+                self.set()
+            return self.is_set()
+
+    late = dt.datetime(2031, 5, 10, 23, 59, 0, tzinfo=dt.UTC)
+    day_closer.run(Stop(), now=lambda: late)
+    assert passes == ["close", "prepare", "close", "prepare"]
+    assert waits == [60 + day_closer.MARGIN_S] * 2
 
 
 @pytest.mark.django_db(transaction=True)
@@ -271,7 +293,7 @@ def test_the_closer_thread_closes_past_days_as_it_starts(
     monkeypatch.setattr(day_closer, "close_days_once", watched_pass)
     # Preparing the coming days' challenges is the thread's next step
     # (tests/games/daily/test_challenges.py).
-    monkeypatch.setattr(day_closer, "prepare_days_once", lambda: 0)
+    monkeypatch.setattr(day_closer, "prepare_days_once", lambda stop: 0)
     stop = threading.Event()
     thread = threading.Thread(target=day_closer.run, args=(stop,), daemon=True)
     thread.start()
@@ -294,29 +316,3 @@ def test_a_failing_pass_is_logged_and_the_closer_goes_on(
     monkeypatch.setattr(daily_services, "close_unfinished_attempts", broken)
     assert day_closer.close_days_once() == []
     assert "closing the unfinished attempts of past days failed" in caplog.text
-
-
-def test_the_server_starts_the_closer_once_from_its_event_loop(
-    settings: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Started from the server's loop, the closer sends its live updates through that loop,
-    as requests do (the in-memory channel layer only works from its own loop)."""
-    settings.CLOSE_DAYS_IN_SERVER = True
-    monkeypatch.setattr(day_closer, "_started", None)
-    loops_given: list[Any] = []
-    monkeypatch.setattr(day_closer, "run", lambda stop, loop: loops_given.append(loop))
-    served: list[str] = []
-
-    async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
-        served.append(scope["type"])
-
-    async def server() -> asyncio.AbstractEventLoop:
-        wrapped = day_closer.StartWithServer(application)
-        for kind in ("lifespan", "http", "websocket"):
-            await wrapped({"type": kind}, None, None)
-        return asyncio.get_running_loop()
-
-    loop = asyncio.run(server())
-    day_closer._started.join(5)
-    assert loops_given == [loop]
-    assert served == ["lifespan", "http", "websocket"]
