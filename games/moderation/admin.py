@@ -176,7 +176,7 @@ class GameAdmin(admin.ModelAdmin):
                 "fields": [
                     "review",
                     "owner",
-                    "deal",
+                    "deal_shown",
                     "status",
                     "ranked",
                     "seed_chosen",
@@ -202,7 +202,7 @@ class GameAdmin(admin.ModelAdmin):
                 ]
             },
         ),
-        ("Snapshot (every card)", {"fields": ["state"], "classes": ["collapse"]}),
+        ("Snapshot (every card)", {"fields": ["snapshot"], "classes": ["collapse"]}),
     ]
     readonly_fields = [name for _, options in fieldsets for name in options["fields"]]
     inlines = [GameFlagInline, AuditLogInline, MoveInline]
@@ -238,9 +238,26 @@ class GameAdmin(admin.ModelAdmin):
     def variant(self, game: Game) -> str:
         return game.deal.get_variant_display()
 
+    # A ranked attempt of a day still open shows neither its deal nor its cards
+    # (``review.sealed``): staff can play the day too.
+
     @admin.display(ordering="deal__seed")
-    def seed(self, game: Game) -> int:
-        return game.deal.seed
+    def seed(self, game: Game) -> int | str:
+        return review.HIDDEN_WORDS if review.sealed(game) else game.deal.seed
+
+    @admin.display(description="deal")
+    def deal_shown(self, game: Game) -> str:
+        return review.HIDDEN_WORDS if review.sealed(game) else str(game.deal)
+
+    @admin.display(description="state")
+    def snapshot(self, game: Game) -> Any:
+        return review.HIDDEN_WORDS if review.sealed(game) else game.state
+
+    def get_inlines(self, request: HttpRequest, obj: Game | None) -> list[Any]:
+        inlines = super().get_inlines(request, obj)
+        if obj is not None and review.sealed(obj):
+            return [inline for inline in inlines if inline is not MoveInline]
+        return inlines
 
     @admin.display(description="time", ordering="duration")
     def time(self, game: Game) -> str:
@@ -287,6 +304,10 @@ class GameAdmin(admin.ModelAdmin):
         """A step-through replay of the whole history with every card showing, the timed move
         list, the flags, the audit entries and, on request, the verification."""
         game = self._game(request, game_id)
+        if review.sealed(game):
+            # Flags and exclusions stay possible from the game's page; its cards do not show.
+            messages.warning(request, review.SEALED_MESSAGE)
+            return HttpResponseRedirect(reverse("admin:games_game_change", args=[game.pk]))
         step = int_param(request.GET.get("step"), game.move_number)
         step = min(max(step, 0), game.move_number)
         context = step_context(game, step)

@@ -8,6 +8,7 @@ from django.db.models import (
     QuerySet,
 )
 
+from games.daily import days
 from games.errors import GameError
 from games.models import AuditLog, Game, GameFlag
 from games.moderation import responses
@@ -26,6 +27,20 @@ def staff_game(game_id: int) -> Game:
     if game is None:
         raise GameError("not_found", "There is no such game.")
     return game
+
+
+SEALED_MESSAGE = (
+    "This ranked attempt's day is still open: its deal, boards and moves are shown to staff "
+    "once the day closes (staff can play ranked too)."
+)
+#: What the admin shows in place of a sealed attempt's seed, deal and snapshot.
+HIDDEN_WORDS = "hidden until the day closes"
+
+
+def sealed(game: Game) -> bool:
+    """A ranked attempt at a day still open: its seed and boards are that day's deal, which
+    staff who can also play the day must not see (``days.day_closed`` opens it)."""
+    return bool(game.ranked and game.daily_id) and not days.day_closed(game.daily.date)
 
 
 def with_flagged(games: QuerySet[Game]) -> QuerySet[Game]:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.errors import GameError
 from games.inputs import asked_step
 from games.moderation import review
 from games.moderation.responses import StaffReview
@@ -49,10 +50,15 @@ class StaffGameReviewView(APIView):
             200: StaffReview,
             400: ApiErrorBody,
             403: ApiErrorBody,
-            404: ApiErrorBody,
+            404: OpenApiResponse(
+                ApiErrorBody,
+                description='"not_found", or "not_yet": a ranked attempt of a day still open.',
+            ),
         },
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = review.staff_game(game_id)
+        if review.sealed(game):
+            raise GameError("not_yet", review.SEALED_MESSAGE)
         step = asked_step(request, game)
         return Response(review.staff_review(game, step))

@@ -429,7 +429,7 @@ def test_verify_catches_a_tampered_snapshot(staff_client: Client, game: Game) ->
 
 
 def test_verify_catches_tampered_counts_of_a_ranked_attempt(
-    staff_client: Client, player: Any, game: Game
+    staff_client: Client, player: Any, game: Game, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The leaderboards rank by these columns: a ranked attempt's must match the replay too.
     attempt = daily_services.start_daily_attempt(
@@ -437,6 +437,8 @@ def test_verify_catches_tampered_counts_of_a_ranked_attempt(
     ).game
     play_services.play_move(user=player, game_id=attempt.pk, move={"type": "deal"})
     Game.objects.filter(pk=attempt.pk).update(board_moves=0)
+    # Reviewed once its day has closed (test_open_day_sealed.py: not before).
+    monkeypatch.setattr(days, "day_closed", lambda date: True)
     page = staff_client.get(review_url(attempt.pk, verify=1)).content.decode()
     assert "the stored board_moves is 0, the replay says 1" in page
     # A casual game is ranked by nothing (and older ones predate the columns).

@@ -1,0 +1,104 @@
+"""Staff who may review games cannot see today's daily deal, or the boards of its ranked
+attempts, while the day is open: staff can play ranked too. Once the day closes, they can."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from games.daily import days
+from games.daily import services as daily_services
+from games.models import DailyChallenge, Game
+from tests.games.helpers import assert_error, make_user
+
+pytestmark = pytest.mark.django_db
+
+VARIANT = "gold-mine"
+
+
+@pytest.fixture
+def staff_client(django_user_model: Any) -> Client:
+    staff = django_user_model.objects.create_superuser("referee", "ref@example.org", "pw")
+    client = Client()
+    client.force_login(staff)
+    return client
+
+
+@pytest.fixture
+def attempt() -> Game:
+    player = make_user("alice")
+    outcome = daily_services.start_daily_attempt(
+        user=player, date=days.today(), variant_slug=VARIANT
+    )
+    return Game.objects.select_related("deal", "daily").get(pk=outcome.game.pk)
+
+
+@pytest.fixture
+def day_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(days, "day_closed", lambda date: True)
+
+
+def seed_of(game: Game) -> str:
+    return str(game.deal.seed)
+
+
+def test_the_staff_review_api_hides_an_open_days_attempt(
+    staff_client: Client, attempt: Game
+) -> None:
+    response = staff_client.get(f"/api/staff/games/{attempt.pk}/review/")
+
+    assert_error(response, 404, "not_yet")
+    assert seed_of(attempt) not in response.content.decode()
+
+
+def test_the_staff_review_api_shows_it_once_the_day_closed(
+    staff_client: Client, attempt: Game, day_closed: None
+) -> None:
+    response = staff_client.get(f"/api/staff/games/{attempt.pk}/review/")
+
+    assert response.status_code == 200
+    assert response.json()["game"]["seed"] == attempt.deal.seed
+
+
+def test_the_admin_review_page_hides_an_open_days_attempt(
+    staff_client: Client, attempt: Game
+) -> None:
+    response = staff_client.get(f"/admin/games/game/{attempt.pk}/review/", follow=True)
+
+    assert "still open" in response.content.decode()
+    assert 'class="board' not in response.content.decode()
+    assert f"Deal {seed_of(attempt)}" not in response.content.decode()
+
+
+def test_the_admin_game_pages_hide_an_open_days_seed_and_snapshot(
+    staff_client: Client, attempt: Game
+) -> None:
+    listing = staff_client.get("/admin/games/game/").content.decode()
+    page = staff_client.get(f"/admin/games/game/{attempt.pk}/change/").content.decode()
+
+    assert f'<td class="field-seed">{seed_of(attempt)}</td>' not in listing
+    assert "hidden until the day closes" in listing
+    assert '"face_down"' not in page
+    assert "hidden until the day closes" in page
+
+
+def test_the_admin_game_pages_show_them_once_the_day_closed(
+    staff_client: Client, attempt: Game, day_closed: None
+) -> None:
+    listing = staff_client.get("/admin/games/game/").content.decode()
+    review = staff_client.get(f"/admin/games/game/{attempt.pk}/review/")
+
+    assert f'<td class="field-seed">{seed_of(attempt)}</td>' in listing
+    assert review.status_code == 200
+
+
+def test_the_daily_challenge_admin_hides_todays_seed(staff_client: Client, attempt: Game) -> None:
+    challenge = DailyChallenge.objects.get(date=days.today(), variant=VARIANT)
+
+    page = staff_client.get(f"/admin/games/dailychallenge/{challenge.pk}/change/")
+
+    assert page.status_code == 200
+    assert f'value="{challenge.deal.seed}"' not in page.content.decode()
+    assert f">{challenge.deal.seed}<" not in page.content.decode()
