@@ -379,6 +379,10 @@ LEADERBOARD_MIN_GAMES = env_number("LEADERBOARD_MIN_GAMES", 5)
 WEBSOCKET_MESSAGE_LIMIT = env_number("WEBSOCKET_MESSAGE_LIMIT", 20)
 WEBSOCKET_MESSAGE_PERIOD = env_number("WEBSOCKET_MESSAGE_PERIOD", 10.0)
 WEBSOCKET_CATCH_UP_LIMIT = 50
+# The largest websocket message a client may send, in bytes (a page sends only pings, 15
+# bytes): a larger one closes the socket with 4413 before it is decoded (games.consumers), and
+# web.serve has uvicorn refuse it before it is buffered (1009).
+WEBSOCKET_MAX_MESSAGE_BYTES = env_number("WEBSOCKET_MAX_MESSAGE_BYTES", 4096)
 LEADERBOARD_PUSH_INTERVAL = env_number("LEADERBOARD_PUSH_INTERVAL", 0.25)
 # The most a hint may search (games.solver.hints), in seconds: its request's thread is busy
 # that long (and shares the process's interpreter with the others), but holds no transaction.

@@ -31,6 +31,7 @@ from web.errors import REDIS_UNREACHABLE
 # Close codes (4000-4999 are the application's own).
 NOT_SIGNED_IN, FORBIDDEN, NOT_FOUND, TOO_MANY_MESSAGES = 4401, 4403, 4404, 4429
 TOO_MANY_CONNECTIONS = 4430
+MESSAGE_TOO_BIG = 4413  # over WEBSOCKET_MAX_MESSAGE_BYTES
 LAYER_INTERRUPTED = layer_watch.LAYER_INTERRUPTED  # 4503: live updates lost; pages reconnect
 
 logger = logging.getLogger("patience.websockets")
@@ -56,6 +57,19 @@ class FloodGuard:
 
 
 SIGNED_OUT_MESSAGE = "You have been signed out here: sign in again to go on."
+
+
+def message_size(message: dict[str, Any], limit: int) -> int | None:
+    """A websocket message's size in bytes, or None when it is over ``limit``; a text over the
+    limit in characters is not encoded to find out."""
+    text = message.get("text")
+    if text is not None:
+        if len(text) > limit:
+            return None
+        size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+    else:
+        size = len(message.get("bytes") or b"")
+    return size if size <= limit else None
 
 
 class PatienceConsumer(AsyncJsonWebsocketConsumer):
@@ -109,6 +123,14 @@ class PatienceConsumer(AsyncJsonWebsocketConsumer):
             }
         )
         await self.close(code=TOO_MANY_CONNECTIONS)
+
+    async def websocket_receive(self, message: dict[str, Any]) -> None:
+        # Sized before anything reads it: a client's message over the cap (megabytes of JSON
+        # decoded on the event loop held up every connection of the process) closes the socket.
+        if message_size(message, settings.WEBSOCKET_MAX_MESSAGE_BYTES) is None:
+            await self.close(code=MESSAGE_TOO_BIG)
+            return
+        await super().websocket_receive(message)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not self.flood.allows():

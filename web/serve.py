@@ -96,12 +96,19 @@ def bound_socket(host: str, port: int, *, reuse_port: bool = True) -> socket.soc
 
 
 def uvicorn_options(args: argparse.Namespace) -> dict[str, Any]:
+    # The settings as the workers will read them from the environment (Django is not set up
+    # in this parent process).
+    from config import settings
+
     options: dict[str, Any] = {
         "host": args.host,
         "port": args.port,
         "proxy_headers": args.proxy_headers,
         "log_level": args.log_level,
         "access_log": not args.no_access_log,
+        # A larger websocket message is refused by uvicorn (close 1009) before it is buffered
+        # whole (its default is 16 MiB); the consumers check it too, under any server (4413).
+        "ws_max_size": settings.WEBSOCKET_MAX_MESSAGE_BYTES,
     }
     if args.forwarded_allow_ips is not None:
         options["forwarded_allow_ips"] = args.forwarded_allow_ips
