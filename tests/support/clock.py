@@ -45,3 +45,18 @@ def spy_on_hint_searches(monkeypatch: Any) -> list[Any]:
 
     monkeypatch.setattr(hints, "solve", solve)
     return budgets
+
+
+class ManualClock:
+    """Stands in for the ``time`` module: it reads ``now``, which moves only when told to."""
+
+    def __init__(self, now: float = 1_900_000_000.0) -> None:
+        self.now = now
+
+    def time(self) -> float:
+        return self.now
+
+    monotonic = perf_counter = time
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds

@@ -180,13 +180,14 @@ def test_connections_that_ended_or_were_refused_give_their_slots_back(counters, 
 
 def test_a_live_connection_keeps_its_slot_past_the_expiry(counters, settings):
     settings.WEBSOCKET_CONNECTIONS_PER_ADDRESS = 1
-    settings.WEBSOCKET_CONNECTION_TTL = 0.6  # renewed every 0.2 s
+    # Renewed every 1 s: a renewal may come up to 2 s late (a loaded machine) and still hold.
+    settings.WEBSOCKET_CONNECTION_TTL = 3
 
     @async_to_sync
     async def scenario():
         holder, board = await open_socket(board_path(), [ORIGIN], HOME)
         assert board["type"] == "leaderboard"
-        await asyncio.sleep(1.5)
+        await asyncio.sleep(4)  # past the first expiry: only renewals kept the slot
         _, (code, _) = await open_socket(board_path(), [ORIGIN], HOME)
         assert code == 4430
         await holder.disconnect()
@@ -207,8 +208,14 @@ def test_the_slots_of_a_process_that_died_expire(counters):
         store = connection_cap._registry().store
         assert await store.take([counter], "of-the-dead-process", 0.5) is None
         assert await store.take([counter], "another", 0.5) == counter
-        await asyncio.sleep(0.7)
-        assert await store.take([counter], "another", 0.5) is None
+        await asyncio.sleep(0.5)
+        # Freed by its expiry, however late this looks (no fixed time it must fit in).
+        for _ in range(100):
+            if await store.take([counter], "another", 0.5) is None:
+                break
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError("the dead process's slot never expired")
 
     scenario()
 
