@@ -20,11 +20,8 @@ hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    # Importing config.asgi starts the day closer (games.daily.day_closer): in this process it would
-    # write to the database behind the tests' backs. Its tests drive it directly.
     from django.conf import settings
 
-    settings.CLOSE_DAYS_IN_SERVER = False
     # Daily challenges are solved (games.daily.challenges) in this process, on a budget of positions
     # small enough for a test run and deterministic (the seconds never run out first): the
     # quick games are proven within it, the slow ones deal candidate 0 unproven after two tries.
@@ -32,8 +29,6 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.DAILY_SOLVER_POSITIONS = 3000
     settings.DAILY_SOLVER_SECONDS = 600.0
     settings.DAILY_SOLVER_CANDIDATES = 2
-    # Nor fill the winnable-deal pools (games.play.winnable_pool) behind their backs.
-    settings.WINNABLE_POOL_IN_SERVER = False
 
 
 @pytest.fixture(autouse=True)

@@ -74,10 +74,6 @@ def serve_site(**settings: str) -> Iterator[str]:
         "SECRET_KEY": "browser-tests",
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DATABASE_POOL_MAX": "6",
-        # Tests close past days' attempts themselves, when they choose (games.daily.day_closer).
-        "CLOSE_DAYS_IN_SERVER": "0",
-        # Nor do they want the solver filling the winnable-deal pools on the shared CPU.
-        "WINNABLE_POOL_IN_SERVER": "0",
         **settings,
     }
     if os.environ.get("REDIS_URL") and "REDIS_URL" not in settings:
@@ -112,7 +108,11 @@ def new_context(browser):
         page.on("console", console)
 
     def make(**options):
-        context = browser.new_context(**{"viewport": {"width": 1280, "height": 900}, **options})
+        # Reduced motion unless a test asks otherwise: the cards then stand where they are drawn
+        # at once (motion.js), so that a test measures the board where it lies rather than
+        # mid-slide; the tests of motion (test_browser_motion.py) ask for "no-preference".
+        defaults = {"viewport": {"width": 1280, "height": 900}, "reduced_motion": "reduce"}
+        context = browser.new_context(**{**defaults, **options})
         context.set_default_timeout(10_000)
         context.on("page", watch_policy)
         contexts.append(context)

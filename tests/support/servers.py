@@ -77,9 +77,7 @@ def servers(count: int, env: dict[str, str]) -> Iterator[list[str]]:
                         subprocess.Popen(
                             command,
                             cwd=ROOT,
-                            # No solver filling the winnable-deal pools in test servers
-                            # (games.play.winnable_pool), unless a test asks for it.
-                            env={**os.environ, "WINNABLE_POOL_IN_SERVER": "0", **env},
+                            env={**os.environ, **env},
                             stdout=log,
                             stderr=subprocess.STDOUT,
                             start_new_session=True,
