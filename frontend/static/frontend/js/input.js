@@ -3,6 +3,7 @@
 // card to a foundation, and the keyboard. Nothing here knows a rule: the highlights come from
 // the game's legal_moves, and any move the player insists on is sent for the engine to judge.
 
+import { noteDrop } from "./motion.js";
 import { attachRoving } from "./roving.js";
 
 const DRAG_THRESHOLD = 6; // px a press must travel before it becomes a drag rather than a tap
@@ -172,13 +173,16 @@ export function attachInput(board, actions) {
   function endDrag(event) {
     const over = event ? dropTarget(event) : null;
     drag.over?.classList.remove("drop-hover");
+    const letGo = [...drag.ghost.children].map((copy) => [copy.dataset.card, copy.getBoundingClientRect()]);
     drag.ghost.remove();
     document.body.classList.remove("is-dragging");
     const { moving } = drag;
     drag = null;
     if (over && picked && over.dataset.pile !== picked.from) {
       // Keep the lifted cards hidden until the server answers: the redraw puts them where
-      // they belong (on the target, or back after a refusal).
+      // they belong (on the target, or back after a refusal), sliding on from where they were
+      // let go (motion.js).
+      noteDrop(letGo);
       putDown(over.dataset.pile);
       return;
     }

@@ -6,6 +6,7 @@ import { fitFans, pileInSentence, renderBoard } from "./board.js";
 import { SUITS, rankName } from "./cards.js";
 import { attachInput } from "./input.js";
 import { cardsWords, moveSummary, undoSummary } from "./narration.js";
+import { animateRedraw, dealIn, nudge } from "./motion.js";
 import { keepFocus } from "./roving.js";
 import { copyLinkButton, dayName, dealLink, duration, headerSignedOut, liveText, serverNow } from "./ui.js";
 
@@ -286,7 +287,8 @@ function show(next, { force = false } = {}) {
   if (game && next.move_number < game.move_number) return;
   if (game && next.move_number > game.move_number) outdated("board");
   game = next;
-  keepFocus(board, () => renderBoard(board, game, variant));
+  // The cards slide from where they were (motion.js), after the answer: never before it.
+  animateRedraw(board, () => keepFocus(board, () => renderBoard(board, game, variant)), { state: game.state });
   putBack = input.redrawn() ?? "";
   // #announce may still say the cards were picked up: it must not outlast them.
   if (putBack) sayOnly(putBack, "info");
@@ -414,10 +416,10 @@ function showHint(move) {
   const pile = (id) => board.querySelector(`.pile[data-pile="${CSS.escape(id)}"]`);
   if (move.type === "deal") pile("stock")?.classList.add("hinted-target");
   else {
-    for (const card of [...(pile(move.from)?.querySelectorAll(":scope > .card") ?? [])].slice(-move.count)) {
-      card.classList.add("hinted");
-    }
+    const cards = [...(pile(move.from)?.querySelectorAll(":scope > .card") ?? [])].slice(-move.count);
+    for (const card of cards) card.classList.add("hinted");
     pile(move.to)?.classList.add("hinted-target");
+    nudge(cards, pile(move.to)); // the cards lean toward where they may go
   }
   hintTimer = setTimeout(clearHint, HINT_SHOWN_MS);
 }
@@ -678,6 +680,8 @@ async function start() {
     outdated("connection");
     show(first);
     fitChrome();
+    // A new deal is dealt on the table before the player's eyes (not under reduced motion).
+    if (first.move_number === 0 && first.status === "playing") dealIn(board);
   } catch (error) {
     say(error.message || "Could not load the game.");
     return;

@@ -11,6 +11,7 @@
 import { api, canPlayAgain, playAgain } from "./api.js";
 import { fitFans, pileInSentence, renderBoard } from "./board.js";
 import { SUITS, cardName, rankName } from "./cards.js";
+import { animateRedraw } from "./motion.js";
 import { attachRoving, keepFocus } from "./roving.js";
 import { copyLinkButton, dealLink, el, errorText, gameName, plural, say, statusWord, when } from "./ui.js";
 
@@ -150,7 +151,8 @@ async function goTo(step) {
     if (target !== current) return; // the player has moved on
     const reveal = game.status !== "playing";
     // The focused pile keeps the focus from step to step (a screen reader reads it again).
-    keepFocus(boardBox, () => renderBoard(boardBox, boardGame(state, target), variant, { reveal }));
+    const drawn = boardGame(state, target);
+    animateRedraw(boardBox, () => keepFocus(boardBox, () => renderBoard(boardBox, drawn, variant, { reveal })), { state: drawn.state });
     entryLine.textContent =
       target === 0 ? "The deal" : `Move ${target}: ${describe(entries[target - 1], before)}`;
     say(message, "");
