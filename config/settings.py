@@ -346,13 +346,14 @@ SPECTACULAR_SETTINGS = {
 
 # Daily challenges (games.daily.challenges): a day deals the first of its candidate seeds
 # that the solver proves winnable within DAILY_SOLVER_SECONDS and DAILY_SOLVER_POSITIONS per
-# candidate. After
+# candidate (5,000,000 positions: 2-8 s of the compiled core, games/solver/_core.c, on one
+# core of a busy 2-core machine; up to ~400 MB while it searches; docs/solver.md). After
 # DAILY_SOLVER_CANDIDATES candidates without a proof the day deals candidate 0, marked not
 # proven (and logged as an error). DAILY_PREPARE_DAYS: days ahead of today kept prepared.
 # DAILY_SOLVER_SUBPROCESS off: solve in the calling thread (tests; the server keeps it on, so
 # that the CPU-bound search never holds the server's GIL against requests).
 DAILY_SOLVER_SECONDS = env_number("DAILY_SOLVER_SECONDS", 10.0)
-DAILY_SOLVER_POSITIONS = env_number("DAILY_SOLVER_POSITIONS", 2_000_000)
+DAILY_SOLVER_POSITIONS = env_number("DAILY_SOLVER_POSITIONS", 5_000_000)
 DAILY_SOLVER_CANDIDATES = env_number("DAILY_SOLVER_CANDIDATES", 50)
 DAILY_PREPARE_DAYS = env_number("DAILY_PREPARE_DAYS", 2)
 DAILY_SOLVER_SUBPROCESS = env_bool("DAILY_SOLVER_SUBPROCESS", True)
@@ -363,10 +364,10 @@ DAILY_SOLVER_SUBPROCESS = env_bool("DAILY_SOLVER_SUBPROCESS", True)
 # Winnable deals (games.play.winnable_pool): the worker keeps every game's pool of deals the
 # solver has proven winnable topped up to WINNABLE_POOL_SIZE, in a child process at a lower
 # priority, searching each random deal for at most WINNABLE_POOL_SECONDS (and
-# WINNABLE_POOL_POSITIONS).
+# WINNABLE_POOL_POSITIONS, as the daily's budget).
 WINNABLE_POOL_SIZE = env_number("WINNABLE_POOL_SIZE", 20)
 WINNABLE_POOL_SECONDS = env_number("WINNABLE_POOL_SECONDS", 10.0)
-WINNABLE_POOL_POSITIONS = env_number("WINNABLE_POOL_POSITIONS", 2_000_000)
+WINNABLE_POOL_POSITIONS = env_number("WINNABLE_POOL_POSITIONS", 5_000_000)
 #: What a refusal for an empty pool asks the client to wait, in seconds (Retry-After).
 WINNABLE_POOL_RETRY_AFTER = 30
 

@@ -45,9 +45,10 @@ from .search import LOST, WON, Budget, solve
 
 SOLVER, HEURISTIC = "solver", "heuristic"
 LOST_MESSAGE = "This position can no longer be won."
-#: Positions searched per second of a hint's cap: below what one core does (30-50 thousand a
-#: second), so the positions, not the clock, end a search on a machine that is not overloaded.
-POSITIONS_PER_SECOND = 20_000
+#: Positions searched per second of a hint's cap: a third to a half of what the compiled core
+#: does on one core of a busy machine (0.6-1.2 million a second, bench/README.md), so the
+#: positions, not the clock, end a search on a machine that is not overloaded.
+POSITIONS_PER_SECOND = 250_000
 #: Deals sampled for a position with hidden cards; each gets an equal share of the cap.
 SAMPLES = 4
 
