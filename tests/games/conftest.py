@@ -9,6 +9,8 @@ import pytest
 from django.core.cache import cache
 from pytest_django.fixtures import Settings
 
+from tests.games.helpers import DAY, DailyClock
+
 
 @pytest.fixture(autouse=True)
 def _isolated_cache(settings: Settings) -> Iterator[None]:
@@ -24,3 +26,9 @@ def _isolated_cache(settings: Settings) -> Iterator[None]:
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> DailyClock:
+    """The UTC day the service sees, ``DAY`` until the test moves it on (``clock.advance()``)."""
+    return DailyClock(monkeypatch, DAY)

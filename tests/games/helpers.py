@@ -7,6 +7,7 @@ Plain functions rather than fixtures, so that the test modules stay independent 
 from __future__ import annotations
 
 import asyncio
+import datetime
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -179,6 +180,10 @@ def solve(slug: str, seed: int) -> list[dict[str, Any]] | None:
 
 
 # -- daily challenges -------------------------------------------------------------------------
+
+
+#: The day the daily tests play on (a future one, so no real day's challenge is in the way).
+DAY = datetime.date(2031, 5, 10)
 
 
 class DailyClock:

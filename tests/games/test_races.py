@@ -8,7 +8,6 @@ answer is collected: any exception or server error fails the test.
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 import pytest
@@ -18,7 +17,7 @@ from django.db import connection
 from accounts import services as account_services
 from games.daily import services as daily_services
 from games.models import Game, Move
-from tests.games.helpers import DailyClock, client_for, make_user, play, start_daily
+from tests.games.helpers import DAY, DailyClock, client_for, make_user, play, start_daily
 from tests.support.threads import answered, run_in_threads
 
 pytestmark = [
@@ -26,14 +25,8 @@ pytestmark = [
     pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks: PostgreSQL only"),
 ]
 
-DAY = dt.date(2031, 6, 2)
 ROUNDS = 6
 PASSWORD = "leaving-pass-123"
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> DailyClock:
-    return DailyClock(monkeypatch, DAY)
 
 
 def history_numbers(game_id: int) -> list[int]:

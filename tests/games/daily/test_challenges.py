@@ -22,6 +22,7 @@ from games.models import DailyChallenge
 from games.rules import VARIANTS, get_variant, move_from_json
 from games.solver import SolverBug
 from tests.games.helpers import (
+    DAY,
     SLUGS,
     DailyClock,
     anonymous_client,
@@ -32,13 +33,7 @@ from tests.games.helpers import (
 
 pytestmark = pytest.mark.django_db
 
-DAY = dt.date(2031, 5, 10)
 CLOCK = "grandfathers-clock"
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> DailyClock:
-    return DailyClock(monkeypatch, DAY)
 
 
 @pytest.fixture

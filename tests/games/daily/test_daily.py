@@ -19,6 +19,7 @@ from games.models import DailyChallenge, Game
 from games.play.history import line_of_play
 from games.rules import MAX_SEED, get_variant
 from tests.games.helpers import (
+    DAY,
     REPRESENTATION_KEYS,
     SLUGS,
     DailyClock,
@@ -38,13 +39,6 @@ from tests.games.helpers import (
 )
 
 pytestmark = pytest.mark.django_db
-
-DAY = dt.date(2031, 5, 10)
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> DailyClock:
-    return DailyClock(monkeypatch, DAY)
 
 
 def overview(client: Any, date: dt.date | None = None) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from games.daily import challenges
 from games.models import DailyChallenge
 from games.rules import get_variant
 from tests.games.helpers import (
+    DAY,
     DailyClock,
     anonymous_client,
     assert_error,
@@ -26,15 +27,9 @@ from tests.games.helpers import (
 
 pytestmark = pytest.mark.django_db
 
-DAY = dt.date(2031, 5, 10)
 CLOCK = "grandfathers-clock"
 #: A move no board of Grandfather's Clock would list: it only ever comes from the certificate.
 MARKER = {"type": "move", "from": "tableau:5", "to": "foundation:9", "count": 77}
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> DailyClock:
-    return DailyClock(monkeypatch, DAY)
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ from games.live import game_group, leaderboard_group
 from games.models import Game
 from games.moderation.verification import verification
 from tests.games.helpers import (
+    DAY,
     DailyClock,
     GroupInbox,
     assert_error,
@@ -32,13 +33,6 @@ from tests.games.helpers import (
     start_daily,
     unchanged,
 )
-
-DAY = dt.date(2031, 5, 10)
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> DailyClock:
-    return DailyClock(monkeypatch, DAY)
 
 
 def board(client: Any, date: dt.date = DAY, slug: str = "gold-mine") -> dict[str, Any]:

@@ -18,6 +18,7 @@ from games.daily import leaderboards
 from games.models import Game
 from games.rules import get_variant
 from tests.games.helpers import (
+    DAY,
     SLUGS,
     DailyClock,
     anonymous_client,
@@ -32,14 +33,8 @@ from tests.games.helpers import (
 
 pytestmark = pytest.mark.django_db
 
-DAY = dt.date(2031, 5, 10)
 T0 = dt.datetime(2031, 5, 10, 8, 0, tzinfo=dt.UTC)
 ENTRY_KEYS = {"rank", "user", "status", "won", "cards_home", "moves", "time_seconds"}
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> DailyClock:
-    return DailyClock(monkeypatch, DAY)
 
 
 def board(client: Any, slug: str, date: dt.date = DAY, **params: Any) -> dict[str, Any]:

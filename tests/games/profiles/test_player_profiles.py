@@ -17,6 +17,7 @@ import pytest
 from games.models import Game
 from games.rules import VARIANTS
 from tests.games.helpers import (
+    DAY,
     SLUGS,
     DailyClock,
     anonymous_client,
@@ -29,18 +30,12 @@ from tests.games.helpers import (
 
 pytestmark = pytest.mark.django_db
 
-DAY = dt.date(2031, 5, 10)
 T0 = dt.datetime(2031, 5, 10, 8, 0, tzinfo=dt.UTC)
 PROFILE_KEYS = {"username", "joined", "daily", "daily_streaks", "recent"}
 STATS_KEYS = {"variant", "name", "played", "won", "win_rate", "best_moves", "best_time_seconds"}
 RESULT_KEYS = {
     "date", "variant", "name", "rank", "status", "won", "cards_home", "moves", "time_seconds",
 }  # fmt: skip
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> DailyClock:
-    return DailyClock(monkeypatch, DAY)
 
 
 def profile(username: str, client: Any = None) -> dict[str, Any]:
