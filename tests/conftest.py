@@ -96,6 +96,14 @@ def _require_redis() -> None:
         pytest.exit(f"REDIS_URL is set but Redis is unreachable: {exc}", returncode=1)
 
 
+@pytest.fixture
+def staff_client(db: None) -> object:
+    """A browser-like client signed in as a superuser ("boss"), for the admin's pages."""
+    from tests.support.api import make_superuser, signed_in
+
+    return signed_in(make_superuser("boss"))
+
+
 @pytest.fixture(autouse=True)
 def _forget_api_keys() -> None:
     """Each test's rows are rolled back without a signal: keys kept by an earlier test's

@@ -7,6 +7,8 @@ from typing import Any
 from django.test import Client
 from django.urls import reverse
 
+from tests.support.api import assert_error as assert_error  # the one check, shared
+
 PASSWORD = "correct-horse-battery"
 
 
@@ -21,13 +23,3 @@ def post(client: Client, name: str, data: Any = None, **extra: Any) -> Any:
 
 def login(client: Client, username: str = "ada", password: str = PASSWORD, **extra: Any) -> Any:
     return post(client, "login", {"username": username, "password": password}, **extra)
-
-
-def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
-    """The response is a JSON error body ``{"error": {"code", "message", ...}}``; returns it."""
-    assert response.status_code == status, response.content
-    assert response["Content-Type"].startswith("application/json")
-    error = response.json()["error"]
-    assert error["code"] == code
-    assert isinstance(error["message"], str) and error["message"]
-    return error

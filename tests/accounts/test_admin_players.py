@@ -11,13 +11,6 @@ pytestmark = pytest.mark.django_db
 CYRILLIC_ALICE = "\u0430lice"  # "alice" with a Cyrillic a: it would pass for alice
 
 
-@pytest.fixture
-def staff_client(client, django_user_model):
-    boss = django_user_model.objects.create_superuser("boss", "boss@example.org", "pw")
-    client.force_login(boss)
-    return client
-
-
 def _add(staff_client, username: str):
     form = {
         "username": username,

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime
-import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from itertools import count
@@ -22,6 +21,7 @@ from rest_framework.test import APIClient
 from games.daily import services as daily_services
 from games.rules import get_variant
 from games.rules.state import Move
+from tests.support.api import assert_error as assert_error  # the one check, shared
 
 SLUGS = [
     "grounds-for-divorce",
@@ -134,20 +134,6 @@ def unchanged(client: APIClient, game_id: int) -> Iterator[None]:
     before = snapshot(client, game_id)
     yield
     assert snapshot(client, game_id) == before
-
-
-def assert_error(response: Any, status: int, code: str | None = None) -> dict[str, Any]:
-    """The one error format: JSON ``{"error": {"code", "message", ...}}`` with ``status``."""
-    assert response.status_code == status, (response.status_code, response.content[:500])
-    assert response["Content-Type"].startswith("application/json"), response["Content-Type"]
-    body = json.loads(response.content)
-    assert set(body) == {"error"}, body
-    error = body["error"]
-    assert isinstance(error.get("code"), str) and error["code"], body
-    assert isinstance(error.get("message"), str) and error["message"], body
-    if code is not None:
-        assert error["code"] == code, body
-    return error
 
 
 def solve(slug: str, seed: int) -> list[dict[str, Any]] | None:

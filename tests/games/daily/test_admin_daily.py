@@ -14,13 +14,6 @@ from games.play import services as play_services
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def staff_client(client, django_user_model):
-    admin = django_user_model.objects.create_superuser("boss", "boss@example.org", "pw")
-    client.force_login(admin)
-    return client
-
-
 def test_staff_set_a_future_days_seed_and_that_day_deals_it(staff_client, monkeypatch):
     tomorrow = days.today() + dt.timedelta(days=1)
     response = staff_client.post(

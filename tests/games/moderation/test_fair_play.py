@@ -32,6 +32,7 @@ from games.moderation import services as moderation
 from games.play import services as play_services
 from games.play.history import final_run_home
 from tests.games.helpers import client_for, make_user, solve, staff_challenge
+from tests.support.api import make_superuser, signed_in
 
 DAY = dt.date(2031, 5, 10)
 SLUG = "grandfathers-clock"  # seed 0 wins in 63 moves (helpers.solve)
@@ -347,12 +348,8 @@ def test_flag_games_takes_ids_or_a_day(
 
 
 def staff_client() -> tuple[Client, Any]:
-    staff = make_user("boss")
-    staff.is_staff = staff.is_superuser = True
-    staff.save()
-    client = Client()
-    client.force_login(staff)
-    return client, staff
+    staff = make_superuser("boss")
+    return signed_in(staff), staff
 
 
 def moderate(client: Client, game_id: int, action: str, reason: str) -> None:

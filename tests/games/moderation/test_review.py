@@ -22,6 +22,7 @@ from games.moderation.presenters import duration_text
 from games.play import services as play_services
 from games.rules import get_variant
 from tests.games.helpers import assert_error, client_for, make_user, replay
+from tests.support.api import make_superuser, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -30,14 +31,12 @@ GFD = "grounds-for-divorce"  # face-down cards in the tableau and a 54-card stoc
 
 @pytest.fixture
 def staff(django_user_model: Any) -> Any:
-    return django_user_model.objects.create_superuser("referee", "ref@example.org", "pw")
+    return make_superuser("referee")
 
 
 @pytest.fixture
 def staff_client(staff: Any) -> Client:
-    client = Client()
-    client.force_login(staff)
-    return client
+    return signed_in(staff)
 
 
 @pytest.fixture
