@@ -41,6 +41,17 @@ class GameSummary(TypedDict):
 class Game(GameSummary):
     state: PlayerView
     legal_moves: list[dict[str, Any]]
+    safe_home_moves: Annotated[
+        list[dict[str, Any]],
+        "The legal moves that send a card to a foundation when no card away from home could "
+        "ever be put on it (the solver's safe rule), judged from the cards the player sees: "
+        "what the page's automatic play sends, as ordinary moves, when set to safe cards only.",
+    ]
+    finishes_home: Annotated[
+        bool,
+        "True when nothing is hidden and sending cards to the foundations one at a time (the "
+        "first such legal move each time) wins the game.",
+    ]
     can_undo: Annotated[
         bool,
         "Whether POST undo/ would be accepted now: casual games only, and never for a move "

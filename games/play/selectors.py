@@ -15,6 +15,7 @@ from games.daily import days
 from games.errors import GameError
 from games.models import Game, Move
 from games.play import responses
+from games.play.autoplay import finishes_home, safe_home_moves
 from games.play.history import (
     line_of_play,
 )
@@ -75,6 +76,7 @@ def game_representation(
     variant = get_variant(game.deal.variant)
     if state is None:
         state = variant.state_from_json(game.state)
+    legal = variant.legal_moves(state) if not game.is_finished else []
     body: responses.Game = {
         "id": game.pk,
         "variant": variant.slug,
@@ -85,9 +87,10 @@ def game_representation(
         "daily": json_time(game.daily.date) if game.daily_id else None,
         "winnable": game.winnable,
         "state": variant.player_view(state, reveal_seed=seed_visible(game)),
-        "legal_moves": (
-            [move.to_json() for move in variant.legal_moves(state)] if not game.is_finished else []
-        ),
+        "legal_moves": [move.to_json() for move in legal],
+        # For the page's automatic play (games/play/autoplay.py): from what the player sees only.
+        "safe_home_moves": safe_home_moves(variant, state, legal),
+        "finishes_home": bool(legal) and finishes_home(variant, state),
         "counts": {
             "moves": state.move_number,
             "undos": game.undo_count,

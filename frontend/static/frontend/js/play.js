@@ -6,7 +6,8 @@ import { fitFans, pileInSentence, renderBoard } from "./board.js";
 import { SUITS, rankName } from "./cards.js";
 import { attachInput } from "./input.js";
 import { cardsWords, moveSummary, undoSummary } from "./narration.js";
-import { animateRedraw, dealIn, nudge } from "./motion.js";
+import { animateRedraw, dealIn, motionMs, nudge } from "./motion.js";
+import { settings } from "./settings.js";
 import { keepFocus } from "./roving.js";
 import { copyLinkButton, dayName, dealLink, duration, headerSignedOut, liveText, serverNow } from "./ui.js";
 
@@ -446,9 +447,59 @@ function askHint() {
   return queue;
 }
 
+const moveSummaryOf = (fields, before, next) => moveSummary(fields.move, before, next, variant);
+/** A move of the player's: sent, and then the automatic play's moves home (after it is taken). */
 const playMove = (move) =>
-  act(`/api/games/${gameId}/moves/`, { move }, notOver, { summary: (fields, before, next) => moveSummary(fields.move, before, next, variant) });
+  act(`/api/games/${gameId}/moves/`, { move }, notOver, { summary: moveSummaryOf }).then((accepted) => {
+    if (accepted) autoPlaySoon();
+    return accepted;
+  });
 const undo = () => act(`/api/games/${gameId}/undo/`, {}, undoRefusal, { summary: (fields, before, next) => undoSummary(before, next, variant) });
+
+// -- automatic play to the foundations (a setting) ----------------------------------------------
+
+let autoTimer = 0;
+
+/** The moves automatic play may send now, as the setting says: the safe ones the server lists
+ * (safe_home_moves: the solver's safe rule, from what the player sees), or every card that can
+ * go (as Finish). Never the move that chooses Selective Castle's base rank. */
+function autoMoves(shown) {
+  const mode = settings().autoplay;
+  if (mode === "off" || !shown || shown.status !== "playing" || choosesBaseRank(shown)) return [];
+  if (mode === "all") return homeMoves(shown);
+  return shown.safe_home_moves ?? [];
+}
+
+/** After a move of the player's (never after an undo, which would send the card home again),
+ * send the cards automatic play may send, one ordinary move at a time, each after the answer
+ * to the one before is drawn and a pause (never a fair-play burst; the card's slide shown).
+ * Each is chosen from the version shown when its turn comes. */
+function autoPlaySoon() {
+  clearTimeout(autoTimer);
+  if (finishing || signedOut || !autoMoves(game).length) return offerFinish();
+  autoTimer = setTimeout(async () => {
+    if (finishing) return;
+    const pick = (shown) => {
+      const move = autoMoves(shown)[0];
+      return move ? { move } : null;
+    };
+    const accepted = await act(`/api/games/${gameId}/moves/`, pick, notOver, { summary: moveSummaryOf });
+    if (accepted) autoPlaySoon();
+    else offerFinish();
+  }, Math.max(FINISH_STEP_MS, motionMs()));
+}
+
+let offeredFor = null;
+/** When every card left can only go home (finishes_home), offer Finish: the button stands out
+ * and #message says so, once a game. */
+function offerFinish() {
+  const offer = Boolean(game?.finishes_home && game.status === "playing" && !finishing);
+  $("finish").classList.toggle("offer", offer);
+  if (offer && offeredFor !== game.id) {
+    offeredFor = game.id;
+    sayOnly("Every card left can go home: Finish sends them there.", "info", "board");
+  }
+}
 
 // -- Finish: the cards that can go home, one move at a time ------------------------------------
 
@@ -483,6 +534,7 @@ function showFinish() {
   // Divorce), where it never shows.
   button.classList.toggle("keep-room", game?.status === "playing" && hasFoundations());
   button.textContent = running ? "Stop" : "Finish";
+  button.classList.toggle("offer", !running && Boolean(game?.finishes_home && game.status === "playing"));
   button.title = running ? "Stop sending cards to the foundations (F)" : "Send the cards that can go to the foundations (F)";
 }
 
