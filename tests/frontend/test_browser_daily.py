@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-import threading
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -25,6 +24,7 @@ from tests.frontend.browser_helpers import (
     watch_errors,
 )
 from tests.games.helpers import daily_game
+from tests.support.threads import run_in_threads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -96,9 +96,7 @@ def test_an_attempt_open_when_its_day_closes_shows_the_day_closed_at_once(site, 
     # The closer's pass, in a thread of its own as in a server (it closes its connection
     # after): the live update is published after the commit with async_to_sync, which cannot
     # run in this thread (Playwright's event loop is running in it).
-    closing = threading.Thread(target=day_closer.close_days_once)
-    closing.start()
-    closing.join()
+    run_in_threads(lambda _index: day_closer.close_days_once(), 1)
     release_connection()
     expect(page.locator("#result")).to_be_visible()
     expect(page.locator("#result-outcome")).to_have_text("Day closed")

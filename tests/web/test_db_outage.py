@@ -291,6 +291,7 @@ def test_terminated_connections_mid_play_give_no_500_and_lose_no_move(server):
         terminated += terminate_server_connections(settings_dict)
     for thread in threads:
         thread.join(60)
+    assert not any(thread.is_alive() for thread in threads), "a client never finished"
     print(f"\nstatuses {dict(statuses)}, connections terminated {terminated}")
     assert not failures, (failures, statuses)
     assert statuses[500] == 0, statuses

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
-import threading
 
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 from django.utils import timezone
 
+from tests.support.threads import run_in_threads
 from web.rows import RowReader
 
 pytestmark = pytest.mark.django_db
@@ -41,17 +41,10 @@ def test_a_reader_works_again_on_another_connection_object() -> None:
     user = User.objects.create_user("again", password="x")
     reader = RowReader(User)
     first = read_user(reader, user.pk)
-    found: list[User] = []
 
-    def other_thread() -> None:  # another thread, another connection object
-        try:
-            found.append(read_user(reader, user.pk))
-        finally:
-            connection.close()
+    def other_thread(_index: int) -> User:  # another thread, another connection object
+        return read_user(reader, user.pk)
 
-    thread = threading.Thread(target=other_thread)
-    thread.start()
-    thread.join()
-    [second] = found
+    [second] = run_in_threads(other_thread, 1)
     for field in User._meta.concrete_fields:
         assert getattr(first, field.attname) == getattr(second, field.attname), field.name
