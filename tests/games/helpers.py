@@ -42,6 +42,8 @@ REPRESENTATION_KEYS = {
     "winnable",
     "state",
     "legal_moves",
+    "safe_home_moves",
+    "finishes_home",
     "counts",
     "can_undo",
     "created_at",

@@ -7,7 +7,8 @@ import { SUITS, rankName } from "./cards.js";
 import { attachInput } from "./input.js";
 import { cardsWords, moveSummary, undoSummary } from "./narration.js";
 import { animateRedraw, dealIn, motionMs, nudge } from "./motion.js";
-import { settings } from "./settings.js";
+import { CHOICES, saveSettings, settings } from "./settings.js";
+import { playSound } from "./sound.js";
 import { keepFocus } from "./roving.js";
 import { copyLinkButton, dayName, dealLink, duration, headerSignedOut, liveText, serverNow } from "./ui.js";
 
@@ -249,6 +250,7 @@ function showResult() {
   // Closed by the service at midnight, not by a move here: say why the game is over.
   if (game.status === "closed") say(NOTES.day_closed(), "info");
   if (!$("result").open) $("result").showModal();
+  if (game.status === "won") playSound("win");
 }
 
 /** A daily deal's result leads to its day's leaderboard (first among the actions, where a
@@ -379,6 +381,7 @@ function act(path, body, refusal = notOver, { quiet = false, summary = null } = 
       const next = await api("POST", path, { ...fields, expected_move_number: game.move_number }, retrying).finally(reconnected);
       if (!quiet) say("", "info");
       show(next);
+      playSound(fields.move?.type === "deal" ? "deal" : fields.move?.to?.startsWith("foundation:") ? "home" : "move");
       if (quiet) return true;
       notes(next.events);
       announce(summary ? summary(fields, before, next) : "");
@@ -760,5 +763,71 @@ async function start() {
     },
   );
 }
+
+// -- settings (settings.js): a small dialog, each choice saved and applied at once ----------------
+
+const SETTING_LABELS = {
+  speed: "Card animation",
+  autoplay: "Automatic play to the foundations",
+  sound: "Sounds",
+  back: "Card backs",
+  table: "Table colour",
+};
+
+function fillSettings() {
+  const current = settings();
+  const fields = Object.entries(CHOICES).map(([name, choices]) => {
+    const set = document.createElement("fieldset");
+    set.className = "setting";
+    set.dataset.setting = name;
+    const legend = document.createElement("legend");
+    legend.textContent = SETTING_LABELS[name];
+    set.append(legend);
+    for (const [value, text] of Object.entries(choices)) {
+      const label = document.createElement("label");
+      const input = document.createElement("input");
+      input.type = "radio";
+      input.name = name;
+      input.value = value;
+      input.id = `setting-${name}-${value}`;
+      input.checked = current[name] === value;
+      label.append(input, ` ${text}`);
+      set.append(label);
+    }
+    return set;
+  });
+  $("settings-fields").replaceChildren(...fields);
+}
+
+$("settings").addEventListener("click", () => {
+  fillSettings();
+  $("settings-dialog").showModal();
+});
+$("settings-form").addEventListener("change", (event) => {
+  const input = event.target;
+  if (input.type !== "radio") return;
+  saveSettings({ [input.name]: input.value });
+  if (input.name === "sound" && input.value === "on") playSound("move"); // heard at once
+  if (input.name === "autoplay") autoPlaySoon();
+});
+
+// -- a tap on a disabled button says why ----------------------------------------------------------
+
+/** Why a greyed button of the bar does nothing, in words (the title says it to a mouse). */
+function disabledReason(button) {
+  if (!game) return null;
+  if (button.id === "undo") return undoRefusal();
+  if (button.id === "hint") return hintRefusal();
+  if (button.id === "resign") return overWords();
+  return button.title || null;
+}
+
+// A disabled button gets no click; a press on it still reaches the bar (pointer events).
+document.querySelector(".play-actions").addEventListener("pointerdown", (event) => {
+  const button = event.target.closest?.("button");
+  if (!button?.disabled) return;
+  const why = disabledReason(button);
+  if (why) sayOnly(why, "info", "action");
+});
 
 start();
