@@ -34,7 +34,7 @@ from games.moderation.presenters import (
     step_context,
     timeline_rows,
 )
-from games.play.admin import MoveInline
+from games.play.admin import MoveInline, without_open_day_seed_matches
 
 
 @admin.register(GameFlag)
@@ -212,6 +212,13 @@ class GameAdmin(admin.ModelAdmin):
             F("last_move_at") - F("created_at"), output_field=DurationField()
         )
         return review.with_flagged(super().get_queryset(request)).annotate(duration=duration)
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Game], search_term: str
+    ) -> tuple[QuerySet[Game], bool]:
+        # A search by seed finds no game of a day still open: it would name that day's deal.
+        found, duplicates = super().get_search_results(request, queryset, search_term)
+        return without_open_day_seed_matches(found, search_term, "deal"), duplicates
 
     # A game changes only through play and the audited staff actions on its review page.
     def has_add_permission(self, request: HttpRequest) -> bool:

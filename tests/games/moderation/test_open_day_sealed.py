@@ -3,7 +3,7 @@ attempts, while the day is open: staff can play ranked too. Once the day closes,
 
 from __future__ import annotations
 
-from typing import Any
+import datetime as dt
 
 import pytest
 from django.test import Client
@@ -16,14 +16,6 @@ from tests.games.helpers import assert_error, make_user
 pytestmark = pytest.mark.django_db
 
 VARIANT = "gold-mine"
-
-
-@pytest.fixture
-def staff_client(django_user_model: Any) -> Client:
-    staff = django_user_model.objects.create_superuser("referee", "ref@example.org", "pw")
-    client = Client()
-    client.force_login(staff)
-    return client
 
 
 @pytest.fixture
@@ -102,3 +94,29 @@ def test_the_daily_challenge_admin_hides_todays_seed(staff_client: Client, attem
     assert page.status_code == 200
     assert f'value="{challenge.deal.seed}"' not in page.content.decode()
     assert f">{challenge.deal.seed}<" not in page.content.decode()
+
+
+def test_the_deals_list_and_a_search_by_seed_hide_an_open_days_deal(
+    staff_client: Client, attempt: Game
+) -> None:
+    listed = staff_client.get("/admin/games/deal/").content.decode()
+    assert "hidden until the day closes" in listed and seed_of(attempt) not in listed
+    page = staff_client.get(f"/admin/games/deal/{attempt.deal_id}/change/")
+    assert page.status_code == 403 and seed_of(attempt) not in page.content.decode()
+    # Searching for the number finds neither the deal nor the games dealt it.
+    for path in ("/admin/games/deal/", "/admin/games/game/"):
+        found = staff_client.get(path, {"q": seed_of(attempt)})
+        assert found.status_code == 200
+        assert len(found.context["cl"].result_list) == 0, path
+
+
+def test_once_the_day_closed_a_search_by_seed_finds_its_deal_and_games(
+    staff_client: Client, attempt: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tomorrow = days.today() + dt.timedelta(days=1)
+    monkeypatch.setattr(days, "today", lambda: tomorrow)
+    deals = staff_client.get("/admin/games/deal/", {"q": seed_of(attempt)})
+    assert [deal.pk for deal in deals.context["cl"].result_list] == [attempt.deal_id]
+    assert seed_of(attempt) in deals.content.decode()
+    games = staff_client.get("/admin/games/game/", {"q": seed_of(attempt)})
+    assert [game.pk for game in games.context["cl"].result_list] == [attempt.pk]
