@@ -627,6 +627,15 @@ typedef struct {
     I32Vec parent;    /* by node */
     MoveVec move;     /* by node */
     int64_t won_node;
+    /* With ``best``: the first node met with the highest score (the start's, node 0, when
+     * none beats it), the look-ahead a hint falls back on when no win is found. */
+    int want_best;
+    double best_score;
+    int64_t best_node;
+    /* With ``view_only``: no safe move, and a move that turns up a face-down card (a deal
+     * included) ends the search unknown, so that a loss is proven from the face-up cards
+     * alone, whatever the face-down ones are. */
+    int view_only;
 } Search;
 
 static double now(void) {
@@ -648,7 +657,7 @@ static int expand(Search *x, int64_t node, Pos *p, Child *children) {
     Move moves[MAXMOVES];
     int n = legal_moves(r, p, moves);
     if (x->narrow) n = productive(r, p, moves, n);
-    int safe = safe_move(r, p, moves, n);
+    int safe = x->view_only ? -1 : safe_move(r, p, moves, n);
     if (safe >= 0) {
         moves[0] = moves[safe];
         n = 1;
@@ -660,7 +669,9 @@ static int expand(Search *x, int64_t node, Pos *p, Child *children) {
     memcpy(n_saved, p->n, sizeof n_saved);
     memcpy(down_saved, p->down, sizeof down_saved);
     uint8_t key[MAXKEY], packed[MAXKEY];
-    int k = 0;
+    int k = 0, hidden = 0;
+    if (x->view_only)
+        for (int i = 0; i < r->np; i++) hidden += p->down[i];
     for (int i = 0; i < n; i++) {
         int first = moves[i].s == DEAL_S ? 0 : p->c[moves[i].s][0];
         apply_move(r, p, moves[i]);
@@ -674,6 +685,11 @@ static int expand(Search *x, int64_t node, Pos *p, Child *children) {
             return -(R_WON + 1);
         }
         if (x->positions >= x->max_positions) return -(R_UNKNOWN + 1);
+        if (x->view_only) {
+            int left = 0;
+            for (int j = 0; j < r->np; j++) left += p->down[j];
+            if (left < hidden) return -(R_UNKNOWN + 1);
+        }
         if (x->positions >= x->next_look) {
             x->next_look += CLOCK_EVERY;
             if (now() >= x->deadline) return -(R_UNKNOWN + 1);
@@ -694,6 +710,10 @@ static int expand(Search *x, int64_t node, Pos *p, Child *children) {
             x->states.len += pn + 1;
             children[k].score = evaluate(r, &x->w, p);
             children[k].node = child;
+            if (x->want_best && children[k].score > x->best_score) {
+                x->best_score = children[k].score;
+                x->best_node = child;
+            }
             k++;
         }
         p->base = base;
@@ -727,6 +747,10 @@ static int run_search(Search *x, const Pos *start) {
     if (U64Vec_push(&x->state_off, 0) || I32Vec_push(&x->parent, -1)) return R_NOMEM;
     Move none = {0, 0, 0};
     if (MoveVec_push(&x->move, none)) return R_NOMEM;
+    if (x->want_best) {
+        x->best_score = evaluate(r, &x->w, &p);
+        x->best_node = 0;
+    }
     Child children[MAXMOVES];
     int result = R_LOST;
     if (x->dfs) {
@@ -1008,17 +1032,36 @@ static PyObject *Rules_score(RulesObject *self, PyObject *args) {
 
 static const char *OUTCOMES[] = {"lost", "won", "unknown"};
 
+/* The moves from the start to ``node``, as a list of move tuples. */
+static PyObject *line_to(const Search *x, int64_t node) {
+    int64_t depth = 0;
+    for (int64_t n = node; n > 0; n = x->parent.data[n]) depth++;
+    PyObject *line = PyList_New((Py_ssize_t)depth);
+    if (!line) return NULL;
+    int64_t i = depth;
+    for (int64_t n = node; n > 0; n = x->parent.data[n]) {
+        PyObject *t = move_tuple(x->move.data[n]);
+        if (!t) {
+            Py_DECREF(line);
+            return NULL;
+        }
+        PyList_SET_ITEM(line, (Py_ssize_t)--i, t);
+    }
+    return line;
+}
+
 static PyObject *Rules_search(RulesObject *self, PyObject *args, PyObject *kwds) {
     static char *names[] = {"state", "weights", "dfs", "move_cost", "narrow", "positions",
-                            "seconds", NULL};
+                            "seconds", "best", "view_only", NULL};
     PyObject *state, *weights;
-    int dfs = 0, narrow = 0;
+    int dfs = 0, narrow = 0, best = 0, view_only = 0;
     double move_cost = 0.0, seconds = 10.0;
     long long positions = 2000000;
     Pos p;
     Search x;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO!|pdpLd", names, &state, &PyTuple_Type,
-                                     &weights, &dfs, &move_cost, &narrow, &positions, &seconds))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO!|pdpLdpp", names, &state, &PyTuple_Type,
+                                     &weights, &dfs, &move_cost, &narrow, &positions, &seconds,
+                                     &best, &view_only))
         return NULL;
     memset(&x, 0, sizeof x);
     if (get_pos(self, state, &p) || get_weights(weights, &x.w)) return NULL;
@@ -1028,6 +1071,8 @@ static PyObject *Rules_search(RulesObject *self, PyObject *args, PyObject *kwds)
     x.move_cost = move_cost;
     x.max_positions = positions;
     x.next_look = CLOCK_EVERY;
+    x.want_best = best;
+    x.view_only = view_only;
     int result;
     Py_BEGIN_ALLOW_THREADS;
     x.deadline = now() + seconds;
@@ -1040,28 +1085,26 @@ static PyObject *Rules_search(RulesObject *self, PyObject *args, PyObject *kwds)
     PyObject *line = Py_None;
     Py_INCREF(line);
     if (result == R_WON) {
-        int64_t depth = 0;
-        for (int64_t node = x.won_node; node > 0; node = x.parent.data[node]) depth++;
         Py_DECREF(line);
-        line = PyList_New((Py_ssize_t)depth);
+        line = line_to(&x, x.won_node);
         if (!line) {
             search_free(&x);
             return NULL;
         }
-        int64_t i = depth;
-        for (int64_t node = x.won_node; node > 0; node = x.parent.data[node]) {
-            PyObject *t = move_tuple(x.move.data[node]);
-            if (!t) {
-                Py_DECREF(line);
-                search_free(&x);
-                return NULL;
-            }
-            PyList_SET_ITEM(line, (Py_ssize_t)--i, t);
-        }
     }
     long long counted = x.positions;
+    if (!best) {
+        search_free(&x);
+        return Py_BuildValue("(sLN)", OUTCOMES[result], counted, line);
+    }
+    PyObject *best_line = result == R_UNKNOWN ? line_to(&x, x.best_node) : PyList_New(0);
+    double best_score = x.best_score;
     search_free(&x);
-    return Py_BuildValue("(sLN)", OUTCOMES[result], counted, line);
+    if (!best_line) {
+        Py_DECREF(line);
+        return NULL;
+    }
+    return Py_BuildValue("(sLNNd)", OUTCOMES[result], counted, line, best_line, best_score);
 }
 
 static PyMethodDef Rules_methods[] = {
@@ -1077,7 +1120,10 @@ static PyMethodDef Rules_methods[] = {
     {"score", (PyCFunction)Rules_score, METH_VARARGS, "score(packed, weights) -> float"},
     {"search", (PyCFunction)(void (*)(void))Rules_search, METH_VARARGS | METH_KEYWORDS,
      "search(packed, weights, dfs=False, move_cost=0.0, narrow=False, positions=2000000, "
-     "seconds=10.0) -> (outcome, positions, line or None)"},
+     "seconds=10.0, best=False, view_only=False) -> (outcome, positions, line or None); with "
+     "view_only, no safe moves and a turned-up card ends it unknown; with best, also the "
+     "line to the first position met with the highest score when unknown ([] otherwise) and "
+     "that score"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -165,7 +165,12 @@ class Core:
     # -- the search ----------------------------------------------------------------------
 
     def search(
-        self, state: State, settings: Pass, positions: int, seconds: float
+        self,
+        state: State,
+        settings: Pass,
+        positions: int,
+        seconds: float,
+        view_only: bool = False,
     ) -> tuple[str, list[Move] | None, int]:
         """One pass: (outcome, the line when won, positions made), as ``search._Search``."""
         outcome, made, line = self.rules.search(
@@ -176,9 +181,30 @@ class Core:
             narrow=settings.narrow,
             positions=max(0, positions),
             seconds=max(0.0, seconds),
+            view_only=view_only,
         )
-        moves = None if line is None else [self.move(triple) for triple in line]
-        return outcome, moves, made
+        return outcome, self._line(line), made
+
+    def search_best(
+        self, state: State, settings: Pass, positions: int, seconds: float
+    ) -> tuple[str, list[Move] | None, int, list[Move], float]:
+        """``search``, and when it ends unknown the line to the first position it met with the
+        highest score and that score (``[]`` and the start's score when none beat it; ``[]``
+        when it ended won or lost), as ``search._Search`` with ``best``."""
+        outcome, made, line, best, score = self.rules.search(
+            self.pack(state),
+            _weights(settings),
+            dfs=settings.method == "dfs",
+            move_cost=float(settings.move_cost),
+            narrow=settings.narrow,
+            positions=max(0, positions),
+            seconds=max(0.0, seconds),
+            best=True,
+        )
+        return outcome, self._line(line), made, self._line(best) or [], score
+
+    def _line(self, line: list[tuple[int, int, int]] | None) -> list[Move] | None:
+        return None if line is None else [self.move(triple) for triple in line]
 
 
 @cache

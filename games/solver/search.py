@@ -53,6 +53,10 @@ class Answer:
     moves: list[Move] | None = field(default=None, repr=False)  # the winning line when WON
     positions: int = 0
     seconds: float = 0.0
+    #: With ``solve(..., best=True)`` and an unknown answer: the line to the most promising
+    #: position searched (the first met with the highest score, over the passes), not
+    #: replayed (a hint takes its first move only); ``[]`` when none beat the start.
+    best: list[Move] | None = field(default=None, repr=False)
 
     @property
     def answered(self) -> bool:
@@ -86,34 +90,54 @@ def solve(
     passes: tuple[Pass, ...] = (),
     *,
     reference: bool = False,
+    best: bool = False,
+    view_only: bool = False,
 ) -> Answer:
     """Search ``state`` (a full position, hidden cards included) for a win: the game's passes
     (``tactics.SETTINGS``) in turn, each on its share of ``budget``; by the compiled core where
-    it plays the game, by the Python search where it does not or ``reference`` asks for it."""
+    it plays the game, by the Python search where it does not or ``reference`` asks for it.
+    ``best``: an unknown answer carries the line to the most promising position searched.
+    ``view_only``: a search that proves a loss from the face-up cards alone, whatever the
+    face-down ones are (see ``_Search``); its complete passes only."""
     started = time.perf_counter()
     passes = passes or SETTINGS[variant.slug]
+    if view_only:
+        passes = tuple(settings for settings in passes if not settings.narrow)
     core = None if reference else compiled.core_for(variant)
     if core is None and not reference and variant.slug in compiled.SUPPORTED:
         _say_core_missing()
     positions, outcome, moves = 0, UNKNOWN, None
+    best_line: list[Move] = []
+    best_score = float("-inf")
     for number, settings in enumerate(passes, start=1):
         last = number == len(passes)
         share = 1.0 if last else settings.share
         left_seconds = budget.seconds - (time.perf_counter() - started)
         share_budget = Budget(int((budget.positions - positions) * share), left_seconds * share)
-        if core is not None:
-            outcome, moves, made = core.search(
+        line: list[Move] = []
+        score = float("-inf")
+        if core is not None and best:
+            outcome, moves, made, line, score = core.search_best(
                 state, settings, share_budget.positions, share_budget.seconds
             )
+        elif core is not None:
+            outcome, moves, made = core.search(
+                state, settings, share_budget.positions, share_budget.seconds, view_only
+            )
         else:
-            search = _Search(variant, share_budget, settings)
+            search = _Search(variant, share_budget, settings, best=best, view_only=view_only)
             outcome, moves = search.run(state)
             made = search.positions
+            line, score = search.best_line(), search.best_score
+        if best and outcome == UNKNOWN and score > best_score:
+            best_line, best_score = line, score
         positions += made
         if outcome == WON or (outcome == LOST and not settings.narrow):
             break
         outcome = UNKNOWN
     answer = Answer(outcome, moves, positions, time.perf_counter() - started)
+    if best and outcome == UNKNOWN:
+        answer.best = best_line
     if outcome == WON and not line_wins(variant, state, moves or []):
         raise SolverBug(f"{variant.slug}: a line the search found does not replay to a win")
     return answer
@@ -140,8 +164,19 @@ def line_wins(variant: Variant, state: State, moves: list[Move] | list[dict[str,
     return variant.is_won(state)
 
 
+def _face_down(state: State) -> int:
+    return sum(pile.face_down for pile in state.piles)
+
+
 class _Search:
-    def __init__(self, variant: Variant, budget: Budget, settings: Pass):
+    def __init__(
+        self,
+        variant: Variant,
+        budget: Budget,
+        settings: Pass,
+        best: bool = False,
+        view_only: bool = False,
+    ):
         self.variant = variant
         self.settings = settings
         self.tactics = Tactics(variant)
@@ -153,21 +188,42 @@ class _Search:
         self.seen: set[tuple[Any, ...]] = set()
         #: Node n's parent node and the move that led to it; node 0 is the start.
         self.parents: list[tuple[int, Move | None]] = [(-1, None)]
+        #: With ``best``: the first node met with the highest score (0, the start, when none
+        #: beats it) and that score.
+        self.want_best = best
+        self.best_node = 0
+        self.best_score = float("-inf")
+        self.outcome = UNKNOWN
+        #: With ``view_only``: no safe moves, and a move that turns a face-down card up (a
+        #: deal included) ends the search unknown. A loss it proves is then proven from the
+        #: face-up cards alone: every position the position can reach without turning a card
+        #: up was searched (no pruning that reads a face-down card), none wins and none can
+        #: turn one up, and what moves where depends on the face-up cards only.
+        self.view_only = view_only
 
     def run(self, start: State) -> tuple[str, list[Move] | None]:
         if self.variant.is_won(start):
+            self.outcome = WON
             return WON, []
         self.seen.add(self.tactics.key(start))
+        if self.want_best:
+            self.best_score = self.evaluator.score(start)
         try:
             if self.settings.method == "dfs":
                 self._depth_first(start)
             else:
                 self._best_first(start)
         except _Won as won:
+            self.outcome = WON
             return WON, self._line(won.node)
         except _OutOfBudget:
             return UNKNOWN, None
+        self.outcome = LOST
         return LOST, None
+
+    def best_line(self) -> list[Move]:
+        """The line to the best node when the search ended unknown, else ``[]``."""
+        return self._line(self.best_node) if self.outcome == UNKNOWN else []
 
     def _depth_first(self, start: State) -> None:
         stack = [(0, start)]
@@ -193,7 +249,8 @@ class _Search:
         moves = variant.legal_moves(state)
         if self.settings.narrow:
             moves = tactics.productive(state, moves)
-        safe = tactics.safe_move(state, moves)
+        safe = None if self.view_only else tactics.safe_move(state, moves)
+        hidden = _face_down(state) if self.view_only else 0
         children = []
         for move in moves if safe is None else (safe,):
             child = variant.successor(state, move)
@@ -202,12 +259,18 @@ class _Search:
             if variant.is_won(child):
                 raise _Won(len(self.parents) - 1)
             self._check_budget()
+            if self.view_only and _face_down(child) < hidden:
+                raise _OutOfBudget
             key = tactics.key(child)
             if key in seen:
                 self.parents.pop()
                 continue
             seen.add(key)
-            children.append((self.evaluator.score(child), len(self.parents) - 1, child))
+            score = self.evaluator.score(child)
+            node_id = len(self.parents) - 1
+            if self.want_best and score > self.best_score:
+                self.best_node, self.best_score = node_id, score
+            children.append((score, node_id, child))
         return children
 
     def _check_budget(self) -> None:

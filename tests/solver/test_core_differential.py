@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from games.rules import VARIANTS, State, Variant, get_variant
-from games.solver import LOST, WON, Budget, line_wins, solve
+from games.solver import LOST, UNKNOWN, WON, Budget, line_wins, solve
 from games.solver import core as compiled
 from games.solver.evaluation import Evaluator
 from games.solver.search import _Search
@@ -129,6 +129,54 @@ def test_the_core_and_the_python_search_answer_alike_with_the_same_positions(slu
             assert core_line == line
             outcomes.add(outcome)
     assert WON in outcomes
+
+
+@pytest.mark.parametrize("slug", SUPPORTED)
+def test_the_core_and_the_python_search_find_the_same_most_promising_line(slug):
+    """What a hint falls back on when no win is found (``solve(..., best=True)``)."""
+    variant = get_variant(slug)
+    core = compiled.Core(variant)
+    unknown = 0
+    for state in [variant.deal(seed) for seed in range(3)] + hand_built(slug):
+        for settings in SETTINGS[slug]:
+            reference = _Search(variant, Budget(300, 600), settings, best=True)
+            outcome, line = reference.run(state)
+            got = core.search_best(state, settings, 300, 600)
+            assert got[:3] == (outcome, line, reference.positions)
+            assert got[3] == reference.best_line()
+            if outcome == UNKNOWN:
+                unknown += 1
+                assert got[4] == pytest.approx(reference.best_score)
+    assert unknown
+
+
+@pytest.mark.parametrize("slug", SUPPORTED)
+def test_the_core_and_the_python_search_agree_searching_from_the_face_up_cards_only(slug):
+    """``view_only``: no safe moves, and a card turned up ends the search unknown."""
+    variant = get_variant(slug)
+    core = compiled.Core(variant)
+    outcomes = set()
+    starts = [variant.deal(seed) for seed in range(3)] + hand_built(slug)
+    starts += [stuck(variant, seed) for seed in range(3)]
+    for state in starts:
+        for settings in SETTINGS[slug]:
+            reference = _Search(variant, Budget(3_000, 600), settings, view_only=True)
+            outcome, line = reference.run(state)
+            got = core.search(state, settings, 3_000, 600, view_only=True)
+            assert got == (outcome, line, reference.positions)
+            outcomes.add(outcome)
+    assert len(outcomes) > 1
+
+
+def stuck(variant: Variant, seed: int) -> State:
+    """A deal after up to 200 random moves (seeded), or fewer where none is left."""
+    rng, state = random.Random(seed), variant.deal(seed)
+    for _ in range(200):
+        moves = variant.legal_moves(state)
+        if not moves:
+            break
+        state = variant.apply(state, rng.choice(moves))
+    return state
 
 
 def test_a_proven_loss_is_proven_by_both():

@@ -1,6 +1,7 @@
 """Hints that look ahead (games.solver.hints): a winning line's first move where the solver
-finds one, the plain truth on a lost position, today's hint otherwise, and only ever from what
-the player can see."""
+finds one, the plain truth on a lost position, else the first move of the line to the most
+promising position it searched, today's hint when it looked ahead too little, and only ever
+from what the player can see."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ import pytest
 
 from games.rules import VARIANTS, State, get_variant
 from games.rules.hints import describe
-from games.solver import LOST, WON, Answer, Budget, solve
+from games.solver import LOST, UNKNOWN, WON, Answer, Budget, solve
 from games.solver import hints as lookahead
-from games.solver.hints import HEURISTIC, LOST_MESSAGE, SOLVER, lookahead_hint
+from games.solver.hints import BEST, HEURISTIC, LEADS, LOST_MESSAGE, SOLVER, WIN, lookahead_hint
 from tests.rules.helpers import disguised
 from tests.solver.helpers import lost_castle, normal, played
 from tests.support.clock import spy_on_hint_searches, tick_the_solver
@@ -62,9 +63,43 @@ def test_a_proven_lost_position_is_called_lost_and_no_move_is_suggested():
     assert LOST_MESSAGE == "This position can no longer be won."
 
 
+def test_an_open_position_without_a_win_found_gets_the_first_move_of_its_most_promising_line():
+    variant = get_variant("selective-castle")
+    state = variant.deal(1)  # not won within POSITIONS
+    budget = Budget(positions=POSITIONS, seconds=SECONDS)
+    answer = solve(variant, state, budget, best=True)
+    assert answer.outcome == "unknown" and answer.best
+    hint = lookahead_hint(variant, state, seconds=SECONDS, positions=POSITIONS)
+    assert (hint.source, hint.ahead, hint.lost) == (SOLVER, BEST, False)
+    assert hint.move == answer.best[0]
+    assert hint.message == f"{describe(variant, state, hint.move)} It {LEADS}."
+    assert solve(variant, state, budget).best is None  # only when asked for
+
+
+def test_a_hidden_position_without_a_win_sampled_gets_the_move_most_promising_lines_start_with():
+    variant = get_variant("grounds-for-divorce")
+    state, seen = played(variant, 0, 5)
+    hint = lookahead_hint(variant, state, seen, seconds=SECONDS, positions=POSITIONS)
+    deals = lookahead.samples(variant, variant.player_view(state), lookahead.SAMPLES)
+    firsts = []
+    for deal in deals:
+        budget = Budget(positions=POSITIONS // len(deals), seconds=SECONDS)
+        answer = solve(variant, deal, budget, best=True)
+        assert answer.outcome == "unknown"
+        firsts.append(answer.best[0])
+    count = firsts.count(hint.move)
+    assert count == max(firsts.count(move) for move in firsts)
+    assert (hint.source, hint.ahead, hint.wins, hint.samples) == (SOLVER, BEST, 0, len(deals))
+    assert hint.message == (
+        f"{describe(variant, state, hint.move)} In {count} of {len(deals)} ways the hidden "
+        f"cards could lie, it {LEADS}."
+    )
+
+
 @pytest.mark.parametrize("slug", sorted(VARIANTS))
 def test_when_the_solver_does_not_answer_the_hint_is_todays(slug):
-    """A budget of one position answers nothing: the hint is the engine's heuristic one, the
+    """A budget of one position answers nothing and looks too little ahead for a most
+    promising line (``LOOKAHEAD_POSITIONS``): the hint is the engine's heuristic one, the
     game's earlier positions kept out exactly as it keeps them out."""
     variant = get_variant(slug)
     for seed in range(3):
@@ -89,7 +124,8 @@ def test_a_winning_line_that_starts_back_where_the_game_was_gives_way_to_todays_
 
 
 #: Positions with hidden cards (game, deal, moves of today's hints played) where the solver
-#: wins some sampled deals within POSITIONS, and one where it wins none.
+#: wins some sampled deals within POSITIONS, and one where it wins none (its hint is the move
+#: most sampled deals' most promising lines start with).
 ANSWERED = [("gold-mine", 1, 30), ("blondes-and-brunettes", 2, 3), ("blondes-and-brunettes", 10, 3)]
 UNANSWERED = [("grounds-for-divorce", 0, 5)]
 
@@ -99,7 +135,8 @@ def test_positions_that_look_the_same_get_the_same_look_ahead_hint(slug, seed, m
     variant, rng = get_variant(slug), random.Random(slug)
     state, seen = played(variant, seed, moves)
     hint = lookahead_hint(variant, state, seen, seconds=SECONDS, positions=POSITIONS)
-    assert (hint.source == SOLVER) == ((slug, seed, moves) in ANSWERED)
+    assert hint.source == SOLVER
+    assert hint.ahead == (WIN if (slug, seed, moves) in ANSWERED else BEST)
     for _ in range(2):
         other = disguised(state, rng)
         assert other != state
@@ -115,7 +152,7 @@ def test_even_a_solver_that_reads_every_hidden_card_cannot_make_the_hint_tell_th
     """A stand-in solver whose line starts with a move chosen by the hidden cards themselves:
     the hint still depends on the view alone, since the deals searched do."""
 
-    def reads_the_hidden_cards(variant, deal, budget):
+    def reads_the_hidden_cards(variant, deal, budget, **_):
         moves = variant.legal_moves(deal)
         hidden = tuple(card for pile in deal.piles for card in pile.cards[: pile.face_down])
         return Answer(WON, [moves[hash(hidden) % len(moves)]])
@@ -133,14 +170,94 @@ def test_even_a_solver_that_reads_every_hidden_card_cannot_make_the_hint_tell_th
             )
 
 
-def test_a_hidden_position_is_never_called_lost(monkeypatch):
-    """Every sampled deal lost proves nothing of the real one: today's hint."""
-    monkeypatch.setattr(lookahead, "solve", lambda variant, deal, budget: Answer(LOST))
+def test_a_sampled_hidden_position_is_never_called_lost(monkeypatch):
+    """Every sampled deal lost proves nothing of the real one: today's hint, unless a search
+    from the face-up cards alone proves the loss (here it cannot)."""
+
+    def lost_but_not_from_the_view(variant, deal, budget, view_only=False, **_):
+        return Answer(UNKNOWN if view_only else LOST)
+
+    monkeypatch.setattr(lookahead, "solve", lost_but_not_from_the_view)
     variant = get_variant("gold-mine")
     state, seen = played(variant, 0, 3)
     hint = lookahead_hint(variant, state, seen, seconds=SECONDS, positions=POSITIONS)
     assert not hint.lost and hint.source == HEURISTIC
     assert hint.move == variant.hint(state, seen)
+
+
+def stock_down_to_four(seed: int) -> State:
+    """A Gold Mine deal played at random (seeded) until its stock holds four cards."""
+    variant, rng = get_variant("gold-mine"), random.Random(seed)
+    state = variant.deal(seed)
+    while len(state.piles[variant.stock_i].cards) > 4:
+        state = variant.apply(state, rng.choice(variant.legal_moves(state)))
+    return state
+
+
+def test_where_the_hidden_cards_lie_in_few_ways_every_way_is_searched():
+    variant = get_variant("gold-mine")
+    state = stock_down_to_four(0)
+    view = variant.player_view(state)
+    deals = lookahead.every_deal(variant, view, lookahead.EVERY_DEAL)
+    assert len(deals) == 24 == len(set(deals))  # 4! orders of four different cards
+    assert all(variant.player_view(deal) == view for deal in deals)
+    assert state._replace(seed=None) in deals
+    # A stock of seven cards can lie in 5,040 ways: sampled, as before.
+    assert lookahead.every_deal(variant, variant.player_view(variant.deal(0)), 24) == []
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_hidden_position_lost_whichever_way_its_hidden_cards_lie_is_called_lost(seed):
+    variant = get_variant("gold-mine")
+    state = stock_down_to_four(seed)
+    view = variant.player_view(state)
+    positions = 24 * POSITIONS
+    budget = Budget(positions=POSITIONS, seconds=SECONDS)
+    for deal in lookahead.every_deal(variant, view, lookahead.EVERY_DEAL):
+        assert solve(variant, deal, budget).outcome == LOST
+    hint = lookahead_hint(variant, state, seconds=SECONDS, positions=positions)
+    assert (hint.move, hint.message, hint.source, hint.lost) == (None, LOST_MESSAGE, SOLVER, True)
+    other = disguised(state, random.Random(seed))
+    assert lookahead_hint(variant, other, seconds=SECONDS, positions=positions) == hint
+
+
+def random_play(variant, seed: int, moves: int) -> State:
+    rng, state = random.Random(seed), variant.deal(seed)
+    for _ in range(moves):
+        legal = variant.legal_moves(state)
+        if not legal:
+            break
+        state = variant.apply(state, rng.choice(legal))
+    return state
+
+
+@pytest.mark.parametrize("seed", [0, 2, 14])
+def test_a_hidden_position_lost_from_its_face_up_cards_alone_is_called_lost(seed):
+    """Grounds for Divorce after random play, its stock out and face-down cards left: a search
+    that never turns a card up proves no line wins or turns one up; the full search of
+    the position, its face-down cards dealt any other way, agrees."""
+    variant = get_variant("grounds-for-divorce")
+    state = random_play(variant, seed, 200)
+    assert variant.status(state) == "playing" and any(p.face_down for p in state.piles)
+    budget = Budget(positions=POSITIONS, seconds=SECONDS)
+    assert solve(variant, state, budget, view_only=True).outcome == LOST
+    rng = random.Random(seed)
+    for other in [state] + [disguised(state, rng) for _ in range(3)]:
+        assert solve(variant, other, budget).outcome == LOST
+        hint = lookahead_hint(variant, other, seconds=SECONDS, positions=POSITIONS)
+        assert (hint.move, hint.message, hint.source, hint.lost) == (
+            None,
+            LOST_MESSAGE,
+            SOLVER,
+            True,
+        )
+
+
+def test_a_search_from_the_face_up_cards_ends_unknown_where_a_card_would_turn_up():
+    variant = get_variant("grounds-for-divorce")
+    state = variant.deal(0)  # a deal, or any move that empties a pile's face-up cards
+    answer = solve(variant, state, Budget(positions=POSITIONS, seconds=SECONDS), view_only=True)
+    assert answer.outcome == "unknown" and answer.positions < POSITIONS
 
 
 def test_a_look_ahead_hint_in_a_hidden_game_is_the_move_most_sampled_deals_win_with():
@@ -179,9 +296,9 @@ def test_the_sampler_and_the_solver_see_only_the_players_view(monkeypatch):
         calls.append((args, kwargs))
         return real_hint_from_view(*args, **kwargs)
 
-    def spy_solve(variant_, deal, budget):
+    def spy_solve(variant_, deal, budget, **kwargs):
         solved.append(deal)
-        return real_solve(variant_, deal, budget)
+        return real_solve(variant_, deal, budget, **kwargs)
 
     monkeypatch.setattr(lookahead, "hint_from_view", spy_hint_from_view)
     monkeypatch.setattr(lookahead, "solve", spy_solve)
