@@ -1,4 +1,7 @@
 import os
+import sys
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck
@@ -102,6 +105,44 @@ def staff_client(db: None) -> object:
     from tests.support.api import make_superuser, signed_in
 
     return signed_in(make_superuser("boss"))
+
+
+@pytest.fixture(autouse=True)
+def _request_threads_give_back_their_connections() -> Iterator[None]:
+    """The ASGI application's handler (web.handlers) keeps finished requests' threads for the
+    next requests, each with its own database connection, open as in production. A test that
+    served requests through ``config.asgi`` (a streamed export, say) would leave that
+    connection to the next test, which may not touch the database at all: the next request
+    on that thread starts by checking it (Django's ``close_old_connections``) and fails with
+    "Database access not allowed". So each test's request threads close theirs and end with
+    it."""
+    yield
+    asgi = sys.modules.get("config.asgi")
+    if asgi is None:
+        return
+    from django.db import connections
+
+    for handler in request_handlers(asgi.application):
+        while handler.idle_threads:
+            executor = handler.idle_threads.pop()
+            executor.submit(connections.close_all).result(timeout=30)
+            # And the thread ends: an in-memory SQLite connection is never really closed.
+            executor.shutdown(wait=True)
+
+
+def request_handlers(application: Any, depth: int = 0) -> Iterator[Any]:
+    """The HTTP handlers (those keeping ``idle_threads``) inside an ASGI application, under
+    any wrappers (the protocol router, static files, middleware)."""
+    if depth > 10:
+        return
+    if hasattr(application, "idle_threads"):
+        yield application
+        return
+    inner = list(getattr(application, "application_mapping", {}).values())
+    inner += [getattr(application, name, None) for name in ("application", "app", "inner")]
+    for child in inner:
+        if child is not None:
+            yield from request_handlers(child, depth + 1)
 
 
 @pytest.fixture(autouse=True)
