@@ -362,7 +362,7 @@ class Load:
         ) as client:
             for player in self.players:
                 headers = {"Authorization": f"Token {player.token}"}
-                for game_id, acked in player.acked.items():
+                for game_id, acked in list(player.acked.items()):
                     if game_id not in phase.games:
                         continue
                     response = await client.get(f"/api/games/{game_id}/moves/", headers=headers)
@@ -370,6 +370,8 @@ class Load:
                         phase.notes.append(f"history of game {game_id}: {response.status_code}")
                         continue
                     history = {entry["number"]: entry["move"] for entry in response.json()}
+                    acked = dict(acked)  # as of the history's read (the player plays on)
+                    history = {n: move for n, move in history.items() if n <= max(acked, default=0)}
                     phase.lost += sum(
                         1 for number, move in acked.items() if history.get(number) != move
                     )
