@@ -250,9 +250,13 @@ def test_nothing_but_a_move_moves_the_board(site, new_context, django_user_model
         found = page.evaluate(_ABOVE_THE_BOARD)
         box = found["message"]
         assert box["height"] > 0 and box["width"] <= size["width"]
-        assert box["bottom"] <= found["board"]["top"] + 0.5, found
-        if size["width"] > 560:  # (on a phone it lies over the title and counts, above them)
+        if size["width"] > 560:
+            assert box["bottom"] <= found["board"]["top"] + 0.5, found
             assert box["top"] >= found["actions"]["bottom"] - 0.5, found
+        else:  # a phone: a note at the window's bottom, clear of the title, counts and buttons
+            assert box["top"] >= found["actions"]["bottom"] - 0.5, found
+            assert box["bottom"] <= size["height"], found
+            assert found["titleShows"], found
 
     page.locator("#hint").click()  # a long message: which card, from where, to where
     expect(message).to_have_text(re.compile(r"^Hint: move the .+ from .+ to "))
@@ -371,8 +375,9 @@ def can_be_undone(line: Line, move: dict) -> bool:
 @pytest.mark.parametrize("size", [PHONE, {"width": 390, "height": 844}])
 def test_on_a_phone_no_empty_band_lies_above_the_board(site, new_context, django_user_model, size):
     """The room a message needs (three lines on a phone) stayed empty above the board while
-    there was none. Now the board follows the buttons, and a message lies over the title and
-    the counts: in the window, over no button, and gone again after the next move."""
+    there was none. Now the board follows the buttons, and a message is a note at the window's
+    bottom: in the window, over no button, never over the title or the counts (issue 36: a
+    message over them hid the move count and the clock), and gone again after the next move."""
     create_players(django_user_model, "ada")
     page = new_context(viewport=size).new_page()
     errors = watch_errors(page)
@@ -390,8 +395,9 @@ def test_on_a_phone_no_empty_band_lies_above_the_board(site, new_context, django
         assert found["board"]["top"] == idle["board"]["top"]
         box = found["message"]
         assert box["height"] > 0 and box["top"] >= 0 and box["right"] <= size["width"], found
-        assert box["bottom"] <= found["buttonsTop"] + 0.5, found  # over no button
-        assert found["messageShows"] and not found["titleShows"], found  # over the title
+        assert box["top"] >= found["actions"]["bottom"] - 0.5, found  # below the buttons
+        assert box["bottom"] <= size["height"], found  # in the window
+        assert found["titleShows"] and not found["messageShows"], found  # the title shows
         screenshot(page, f"{name}-{size['width']}")
 
     page.locator("#hint").click()

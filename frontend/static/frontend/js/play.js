@@ -799,10 +799,13 @@ function fillSettings() {
   $("settings-fields").replaceChildren(...fields);
 }
 
-$("settings").addEventListener("click", () => {
-  fillSettings();
-  $("settings-dialog").showModal();
-});
+// "⚙ Settings" below the board; on a phone, where that line is not shown, the ⚙ by the counts.
+for (const button of document.querySelectorAll(".open-settings")) {
+  button.addEventListener("click", () => {
+    fillSettings();
+    $("settings-dialog").showModal();
+  });
+}
 $("settings-form").addEventListener("change", (event) => {
   const input = event.target;
   if (input.type !== "radio") return;
