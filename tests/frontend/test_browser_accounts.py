@@ -23,6 +23,7 @@ from tests.frontend.browser_helpers import (
     tap_move,
     watch_errors,
 )
+from tests.frontend.conftest import ARTIFACTS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -62,6 +63,29 @@ def test_sign_up_shows_a_field_error_next_to_its_field_then_creates_the_account(
     expect(page.locator("html")).to_have_attribute("data-user", "grace")
     expect(page.locator("#sign-out")).to_be_visible()
     assert django_user_model.objects.filter(username="grace").exists()
+    release_connection()
+    assert errors == []
+
+
+def test_a_sign_up_with_an_email_says_to_check_the_inbox_before_going_on(
+    site, new_context, django_user_model
+):
+    page = new_context().new_page()
+    errors = watch_errors(page)
+    page.goto(site + "/signup/?next=/daily/")
+    page.fill("#id_username", "hopper")
+    page.fill("#id_email", "hopper@example.org")
+    page.fill("#id_password", PASSWORD)
+    page.locator("#signup-form button[type=submit]").click()
+    note = page.locator("#signup-confirm")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("hopper@example.org")
+    expect(note).to_contain_text("Check your inbox")
+    page.screenshot(path=str(ARTIFACTS / "signup-check-inbox.png"))
+    page.locator("#signup-confirm a", has_text="Continue").click()
+    page.wait_for_url(site + "/daily/")
+    expect(page.locator("html")).to_have_attribute("data-user", "hopper")
+    assert django_user_model.objects.get(username="hopper").email == ""  # until the link
     release_connection()
     assert errors == []
 

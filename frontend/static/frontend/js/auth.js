@@ -135,8 +135,37 @@ function initSignup(form) {
       email: value(f, "email").trim(),
       password: value(f, "password"),
     }),
-    onSuccess: () => window.location.assign(safeNext(form.dataset.next)),
+    onSuccess: (account) => {
+      const next = safeNext(form.dataset.next);
+      if (!account?.email_to_confirm) {
+        window.location.assign(next);
+        return;
+      }
+      // Signed in already; the address waits for its link. Say so before going on, or the
+      // player never learns why no reset email would come.
+      showEmailToConfirm(form, account, next);
+    },
   });
+}
+
+function showEmailToConfirm(form, account, next) {
+  const note = document.createElement("div");
+  note.id = "signup-confirm";
+  note.className = "form-note";
+  note.setAttribute("role", "status");
+  const title = document.createElement("p");
+  title.append("Welcome, ", account.username, "! ");
+  const address = document.createElement("strong");
+  address.textContent = account.email_to_confirm;
+  const detail = document.createElement("p");
+  detail.append("We sent a link to ", address, ". ", account.detail || "");
+  const go = document.createElement("a");
+  go.className = "button primary";
+  go.href = next;
+  go.textContent = "Continue";
+  note.append(title, detail, go);
+  form.replaceWith(note);
+  go.focus();
 }
 
 function initPassword(form) {
