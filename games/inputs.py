@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import TYPE_CHECKING, Any
 
 from rest_framework.request import Request
+from rest_framework.response import Response
 
 from games.play import selectors as play_selectors
+from games.play.idempotency import MAX_KEY_LENGTH, IdempotencyKey
 from games.rules import VARIANTS
 from games.serializers import UNKNOWN_VARIANT_MESSAGE, ReplayQuery
 from web.errors import ApiError, ApiErrorBody
 
 if TYPE_CHECKING:
     from games.models import Game
+    from games.play.services import Answer
 
 
 ERRORS = {400: ApiErrorBody, 404: ApiErrorBody, 409: ApiErrorBody}
@@ -45,3 +49,22 @@ def known_variant(slug: str) -> str:
     if slug not in VARIANTS:
         raise ApiError("unknown_variant", UNKNOWN_VARIANT_MESSAGE.format(input=slug), 404)
     return slug
+
+
+def idempotency_key(request: Request) -> IdempotencyKey | None:
+    """The request's ``Idempotency-Key`` (1 to 100 characters) with the fingerprint of the
+    request it came with (method, path, body), or None when it was sent without one."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not 0 < len(key) <= MAX_KEY_LENGTH:
+        raise ApiError("invalid_idempotency_key", "An Idempotency-Key has 1 to 100 characters.")
+    fingerprint = hashlib.sha256(
+        f"{request.method} {request.path}\n".encode() + request.body
+    ).hexdigest()
+    return IdempotencyKey(key, fingerprint)
+
+
+def answer(result: Answer) -> Response:
+    """The response of a write: its answer, or the answer stored for its Idempotency-Key."""
+    return Response(result.body(), status=result.status)

@@ -13,6 +13,7 @@ from games.daily import challenges, days
 from games.errors import GameError
 from games.models import AuditLog, DailyChallenge, Game
 from games.moderation.services import audit, lock_any_game
+from games.play.idempotency import IdempotencyKey, StoredAnswer
 from games.play.services import (
     Outcome,
     close_game,
@@ -20,6 +21,7 @@ from games.play.services import (
     past_its_day,
     start_game,
     variant_or_error,
+    write_once,
 )
 from games.rules import get_variant
 
@@ -52,8 +54,18 @@ def challenge_not_ready(date: dt.date, variant_slug: str) -> DailyChallenge:
     )
 
 
-def start_daily_attempt(*, user: AbstractBaseUser, date: dt.date, variant_slug: str) -> Outcome:
+def start_daily_attempt(
+    *,
+    user: AbstractBaseUser,
+    date: dt.date,
+    variant_slug: str,
+    key: IdempotencyKey | None = None,
+) -> Outcome | StoredAnswer:
     """The player's one ranked attempt at the day's challenge, on that UTC day only."""
+    return write_once(user, key, lambda: _start_daily_attempt(user, date, variant_slug))
+
+
+def _start_daily_attempt(user: AbstractBaseUser, date: dt.date, variant_slug: str) -> Outcome:
     if date != days.today():
         word = "closed" if date < days.today() else "not open yet"
         raise GameError(
@@ -77,8 +89,18 @@ def start_daily_attempt(*, user: AbstractBaseUser, date: dt.date, variant_slug: 
     return outcome
 
 
-def start_daily_replay(*, user: AbstractBaseUser, date: dt.date, variant_slug: str) -> Outcome:
+def start_daily_replay(
+    *,
+    user: AbstractBaseUser,
+    date: dt.date,
+    variant_slug: str,
+    key: IdempotencyKey | None = None,
+) -> Outcome | StoredAnswer:
     """A casual game on a daily deal: after the player's own attempt is over, or the day is."""
+    return write_once(user, key, lambda: _start_daily_replay(user, date, variant_slug))
+
+
+def _start_daily_replay(user: AbstractBaseUser, date: dt.date, variant_slug: str) -> Outcome:
     if date > days.today():
         raise GameError("challenge_not_open", f"The challenge of {date} is not open yet.")
     variant = variant_or_error(variant_slug)
@@ -93,10 +115,9 @@ def start_daily_replay(*, user: AbstractBaseUser, date: dt.date, variant_slug: s
                 "Finish your ranked attempt first; then you can replay the deal for fun.",
             )
     challenge = daily_challenge(date, variant.slug)
-    with transaction.atomic():
-        return start_game(
-            user, get_variant(challenge.variant), challenge.deal, daily_challenge=challenge
-        )
+    return start_game(
+        user, get_variant(challenge.variant), challenge.deal, daily_challenge=challenge
+    )
 
 
 def close_unfinished_attempts() -> list[int]:

@@ -21,8 +21,7 @@ from games.daily.responses import (
     DailySolution,
 )
 from games.daily.serializers import DAY_MESSAGE, DailyQuery
-from games.inputs import ERRORS, known_variant, valid
-from games.play.idempotency import respond_once
+from games.inputs import ERRORS, answer, idempotency_key, known_variant, valid
 from games.play.responses import Game
 from games.serializers import PageQuery, ReplayQuery
 from web.errors import ApiError, ApiErrorBody
@@ -69,13 +68,12 @@ class DailyAttemptView(APIView):
         responses={201: Game, **ERRORS},
     )
     def post(self, request: Request, date: dt.date, variant: str) -> Response:
-        def action() -> Response:
-            outcome = daily_services.start_daily_attempt(
-                user=request.user, date=date, variant_slug=known_variant(variant)
+        key = idempotency_key(request)
+        return answer(
+            daily_services.start_daily_attempt(
+                user=request.user, date=date, variant_slug=known_variant(variant), key=key
             )
-            return Response(outcome.representation, status=201)
-
-        return respond_once(request, action)
+        )
 
 
 class DailyReplayView(APIView):
@@ -86,13 +84,12 @@ class DailyReplayView(APIView):
         responses={201: Game, **ERRORS},
     )
     def post(self, request: Request, date: dt.date, variant: str) -> Response:
-        def action() -> Response:
-            outcome = daily_services.start_daily_replay(
-                user=request.user, date=date, variant_slug=known_variant(variant)
+        key = idempotency_key(request)
+        return answer(
+            daily_services.start_daily_replay(
+                user=request.user, date=date, variant_slug=known_variant(variant), key=key
             )
-            return Response(outcome.representation, status=201)
-
-        return respond_once(request, action)
+        )
 
 
 class DailySolutionView(APIView):

@@ -18,7 +18,8 @@ from games.play import responses
 from games.play.history import (
     positions_seen,
 )
-from games.play.services import Outcome, game_action, lock_playing_game
+from games.play.idempotency import IdempotencyKey, StoredAnswer
+from games.play.services import Outcome, lock_playing_game, write_once
 from games.rules import Move, State, Variant, get_variant
 from games.rules.hints import describe
 from games.solver.hints import HEURISTIC, LookaheadHint, lookahead_hint
@@ -33,6 +34,10 @@ class Hint:
     message: str
     source: str = HEURISTIC
     lost: bool = False
+    status = 200
+
+    def body(self) -> responses.Hint:
+        return self.to_json()
 
     def to_json(self) -> responses.Hint:
         return {
@@ -82,12 +87,16 @@ def work_out_hint(
     transaction, and the search (``games.solver.hints``, at most ``HINT_SECONDS``) runs after
     it ends. Nothing is counted; ``request_hint`` does that. Raises the refusals
     ``request_hint`` gives."""
-    with game_action():
+
+    def read() -> tuple[Game, Variant, State, set[State]] | GameError:
         game = _hintable_game(user, game_id, expected_move_number)
+        if isinstance(game, GameError):
+            return game
         variant = get_variant(game.deal.variant)
-        state = variant.state_from_json(game.state)
-        seen = _positions_seen(variant, game)
-        version = game.move_number
+        return game, variant, variant.state_from_json(game.state), _positions_seen(variant, game)
+
+    game, variant, state, seen = write_once(user, None, read)  # type: ignore[misc]
+    version = game.move_number
     if not connection.in_atomic_block:
         # Give the connection back (to the pool, on PostgreSQL) while the search runs.
         connection.close()
@@ -102,7 +111,8 @@ def request_hint(
     expected_move_number: int | None = None,
     worked_out: WorkedOut | None = None,
     search: bool = True,
-) -> Hint:
+    key: IdempotencyKey | None = None,
+) -> Hint | StoredAnswer:
     """Suggest a move in a casual game and count it. The board and its version do not
     change; the player's other tabs get the game with its new count (same ``move_number``,
     more ``counts.hints``).
@@ -116,8 +126,11 @@ def request_hint(
         worked_out = work_out_hint(
             user=user, game_id=game_id, expected_move_number=expected_move_number
         )
-    with game_action():
+
+    def act() -> Hint | GameError:
         game = _hintable_game(user, game_id, expected_move_number)
+        if isinstance(game, GameError):
+            return game
         variant = get_variant(game.deal.variant)
         state = variant.state_from_json(game.state)
         if (
@@ -135,10 +148,14 @@ def request_hint(
             Outcome(game, state, [{"type": "hinted"}]).schedule_live_update()
         return Hint(game, look.move, look.message, look.source, look.lost)
 
+    return write_once(user, key, act)
 
-def _hintable_game(user: AbstractBaseUser, game_id: int, expected_move_number: int | None) -> Game:
+
+def _hintable_game(
+    user: AbstractBaseUser, game_id: int, expected_move_number: int | None
+) -> Game | GameError:
     game = lock_playing_game(user, game_id, expected_move_number)
-    if game.ranked:
+    if isinstance(game, Game) and game.ranked:
         raise GameError("hints_not_allowed", "Ranked games have no hints.")
     return game
 

@@ -1,69 +1,90 @@
-"""``Idempotency-Key``: a retried request gets the first response again, and acts once.
+"""``Idempotency-Key`` records: a retried request gets the first answer again, and acts once.
 
-The key's record is inserted in the same transaction as the action. A concurrent retry with
-the same key blocks on the record's unique index until the first commits, then reads its
-stored response; if the first rolled back, the retry acts in its place.
+The record is claimed in the transaction of the action it answers (``games.play.services.
+write_once`` owns both): a concurrent retry with the same key waits on the record's unique index
+until the first commits, then reads its stored answer; if the first rolled back, the retry acts
+in its place. The SQL is written out here, a statement per function: the browser sends a key
+with every move, so the claim is on the move's path (see ``bench/README.md``).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
-from django.db import transaction
-from rest_framework.renderers import JSONRenderer
-from rest_framework.request import Request
-from rest_framework.response import Response
+from django.db import connection
+from django.utils import timezone
 
-from accounts.errors import ServiceError
 from games.models import IdempotencyRecord
-from games.play import move_sql
-from web.errors import ApiError, exception_handler
 
 MAX_KEY_LENGTH = 100
 
 
-def already_answered(request: Request) -> bool:
-    """Whether the request carries an Idempotency-Key the player has used before (its answer
-    is stored, or being made): ``respond_once`` will not run the action again."""
-    key = request.headers.get("Idempotency-Key")
-    if key is None or not 0 < len(key) <= MAX_KEY_LENGTH:
-        return False
-    return IdempotencyRecord.objects.filter(user=request.user, key=key).exists()
+@dataclass(frozen=True)
+class IdempotencyKey:
+    """The key a request was sent with, and the fingerprint of that request (method, path,
+    body): the same key on a different request is refused."""
+
+    key: str
+    fingerprint: str
 
 
-def respond_once(request: Request, action: Callable[[], Response]) -> Response:
-    """Run ``action`` (which writes in its own nested transaction) at most once per key."""
-    key = request.headers.get("Idempotency-Key")
+@dataclass(frozen=True)
+class StoredAnswer:
+    """The answer given to the first request with a key, given again to its retries."""
+
+    status: int
+    stored: Any
+
+    def body(self) -> Any:
+        return self.stored
+
+
+def answered(user_id: Any, key: IdempotencyKey | None) -> bool:
+    """Whether the player has used the key before (its answer is stored, or being made): a
+    write with it will not act again."""
     if key is None:
-        return action()
-    if not 0 < len(key) <= MAX_KEY_LENGTH:
-        raise ApiError("invalid_idempotency_key", "An Idempotency-Key has 1 to 100 characters.")
-    fingerprint = hashlib.sha256(
-        f"{request.method} {request.path}\n".encode() + request.body
-    ).hexdigest()
-    with transaction.atomic():
-        record_id = move_sql.claim_idempotency_key(request.user.pk, key, fingerprint)
-        if record_id is None:
-            record = IdempotencyRecord.objects.get(user=request.user, key=key)
-            if record.fingerprint != fingerprint:
-                raise ApiError(
-                    "idempotency_key_reused",
-                    "This Idempotency-Key was used for a different request.",
-                    422,
-                )
-            return Response(record.body, status=record.status_code)
-        try:
-            response = action()
-        except (ApiError, ServiceError) as error:
-            response = exception_handler(error, {})
-            if response.status_code >= 500:
-                # "Not now" (no winnable deal ready): a retry with the key may succeed, so
-                # the key is released with the rest of the transaction.
-                raise
-            # Refusals are answered the same way on a retry; nothing was written.
-        # Stored as rendered, so a replay is byte-for-byte what the first caller read.
-        body = json.loads(JSONRenderer().render(response.data))
-        move_sql.record_idempotent_response(record_id, response.status_code, body)
-    return response
+        return False
+    return IdempotencyRecord.objects.filter(user_id=user_id, key=key.key).exists()
+
+
+def stored_answer(user_id: Any, key: str) -> tuple[str, StoredAnswer]:
+    """The fingerprint of the request that claimed the key, and the answer stored for it."""
+    record = IdempotencyRecord.objects.get(user_id=user_id, key=key)
+    return record.fingerprint, StoredAnswer(record.status_code, record.body)
+
+
+_CLAIM = (
+    "INSERT INTO games_idempotencyrecord (user_id, key, fingerprint, created_at) "
+    "VALUES (%s, %s, %s, %s) ON CONFLICT (user_id, key) DO NOTHING RETURNING id"
+)
+
+
+def _insert_returns_rows() -> bool:
+    return connection.features.can_return_columns_from_insert
+
+
+def claim(user_id: Any, key: str, fingerprint: str) -> int | None:
+    """A new record for the key (its id), or None if the player has used the key before.
+
+    A record of the same key inserted by a transaction still running makes this wait until
+    that one ends: None if it committed, a new record if it rolled back."""
+    if not _insert_returns_rows():  # SQLite before 3.35
+        record, created = IdempotencyRecord.objects.get_or_create(
+            user_id=user_id, key=key, defaults={"fingerprint": fingerprint}
+        )
+        return record.pk if created else None
+    created_at = connection.ops.adapt_datetimefield_value(timezone.now())
+    with connection.cursor() as cursor:
+        cursor.execute(_CLAIM, [user_id, key, fingerprint, created_at])
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
+_STORE = "UPDATE games_idempotencyrecord SET status_code = %s, body = %s WHERE id = %s"
+
+
+def store(record_id: int, status: int, body: Any) -> None:
+    """The answer to replay for the key (``body`` JSON-ready)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_STORE, [status, connection.ops.adapt_json_value(body, None), record_id])

@@ -1,27 +1,36 @@
-"""Writes of a game: creating it, moves, undo, resigning. Each is one transaction whose live
-update is scheduled for after the commit; views call these and nothing else writes games."""
+"""Writes of a game: creating it, moves, undo, resigning. Views call these and nothing else
+writes games.
+
+Each write is one transaction, opened by ``write_once`` whatever the request's headers: it
+claims the request's ``Idempotency-Key`` (if any), runs the write (which locks its game,
+applies the change and records it), stores the answer for the key's retries, and the live
+update goes out after the commit. A move's path reads top to bottom here: ``play_move`` →
+``write_once`` → ``lock_game_to_act`` → the engine → ``record`` (its SQL next to it)."""
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import secrets
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
+from rest_framework.renderers import JSONRenderer
 
+from accounts.errors import ServiceError
 from games import live
 from games.daily import days
 from games.errors import GameError
 from games.models import DailyChallenge, Deal, Game
 from games.moderation.fair_play import record_automatic_flags
-from games.play import move_sql, responses, winnable_pool
+from games.play import idempotency, responses, winnable_pool
 from games.play import selectors as play_selectors
 from games.play.history import (
     CLOSE,
@@ -33,23 +42,11 @@ from games.play.history import (
     revealed_hidden_cards,
     standing_entries,
 )
+from games.play.idempotency import IdempotencyKey, StoredAnswer
 from games.rules import DEAL_VERSION, MAX_SEED, IllegalMove, State, Variant, get_variant
+from web.errors import ApiError, exception_handler
 
 STATUS_AFTER_EVENT = {"game_won": Game.Status.WON, "game_lost": Game.Status.LOST}
-
-
-#: What a history entry changes in the game row.
-RECORDED_FIELDS = (
-    "move_number",
-    "state",
-    "status",
-    "last_move_at",
-    "finished_at",
-    "undo_count",
-    "can_undo",
-    "cards_home",
-    "board_moves",
-)
 
 
 @dataclass
@@ -59,6 +56,9 @@ class Outcome:
     game: Game
     state: State
     events: list[dict[str, Any]] = field(default_factory=list)
+    #: The answer's HTTP status; a new game answers its board without events.
+    status: int = 200
+    with_events: bool = True
 
     @property
     def variant(self) -> Variant:
@@ -76,6 +76,74 @@ class Outcome:
 
     def schedule_live_update(self) -> None:
         live.schedule_game_update(self.game, self.representation_with_events)
+
+    def body(self) -> Any:
+        return self.representation_with_events() if self.with_events else self.representation
+
+
+class Answer(Protocol):
+    """What a write answers: ``Outcome``, a hint, or a retry's ``StoredAnswer``."""
+
+    status: int
+
+    def body(self) -> Any: ...
+
+
+A = TypeVar("A", bound=Answer)
+
+
+def write_once(
+    user: AbstractBaseUser,
+    key: IdempotencyKey | None,
+    act: Callable[[], A | ServiceError],
+) -> A | StoredAnswer:
+    """The one transaction of a player's write, whatever the request's headers.
+
+    Claims ``key`` (a retry gets the stored answer and nothing runs again; the same key on
+    another request is 422 ``idempotency_key_reused``), runs ``act``, stores its answer for
+    the key, and commits; live updates scheduled by ``act`` go out after this commit.
+
+    A refusal ``act`` raises undoes everything it wrote (with a key, the refusal is stored as
+    the answer, so a retry is refused alike). A refusal it returns keeps what it wrote before
+    it (a ranked attempt closed as its day is found over): committed, then raised. A refusal
+    of "not now" (503) is not stored: the key is released and a retry may act."""
+    result: A | ServiceError
+    with transaction.atomic():
+        record_id = None
+        if key is not None:
+            record_id = idempotency.claim(user.pk, key.key, key.fingerprint)
+            if record_id is None:
+                fingerprint, answer = idempotency.stored_answer(user.pk, key.key)
+                if fingerprint != key.fingerprint:
+                    raise ApiError(
+                        "idempotency_key_reused",
+                        "This Idempotency-Key was used for a different request.",
+                        422,
+                    )
+                return answer
+        try:
+            # With a key, a refusal is answered and committed with the key: a savepoint
+            # undoes what the action wrote. Without one the whole transaction rolls back.
+            with transaction.atomic() if record_id is not None else nullcontext():
+                result = act()
+        except (ApiError, ServiceError) as error:
+            if record_id is None:
+                raise
+            result = error  # type: ignore[assignment]
+        if record_id is not None:
+            if isinstance(result, (ApiError, ServiceError)):
+                response = exception_handler(result, {})
+                assert response is not None
+                if response.status_code >= 500:
+                    raise result
+                status, data = response.status_code, response.data
+            else:
+                status, data = result.status, result.body()
+            # Stored as rendered, so a replay is byte-for-byte what the first caller read.
+            idempotency.store(record_id, status, json.loads(JSONRenderer().render(data)))
+    if isinstance(result, (ApiError, ServiceError)):
+        raise result
+    return result
 
 
 def variant_or_error(slug: object) -> Variant:
@@ -97,10 +165,17 @@ def create_game(
     variant_slug: str,
     seed: int | None = None,
     winnable: bool = False,
-) -> Outcome:
+    key: IdempotencyKey | None = None,
+) -> Outcome | StoredAnswer:
     """A new casual game. Without a seed, a random one the player will not see until the end;
     ``winnable``: a random one the solver has proven winnable, out of the pool
     (``games.play.winnable_pool``; the solver never runs here)."""
+    return write_once(user, key, lambda: _create_game(user, variant_slug, seed, winnable))
+
+
+def _create_game(
+    user: AbstractBaseUser, variant_slug: str, seed: int | None, winnable: bool
+) -> Outcome:
     variant = variant_or_error(variant_slug)
     seed_chosen = seed is not None
     if winnable and seed_chosen:
@@ -113,19 +188,18 @@ def create_game(
         seed = secrets.randbelow(MAX_SEED + 1)
     elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise GameError("invalid_seed", f"A deal number is a whole number from 0 to {MAX_SEED}.")
-    with transaction.atomic():
-        if not winnable:
-            return start_game(user, variant, deal_of(variant.slug, seed), seed_chosen=seed_chosen)
-        pooled = winnable_pool.take(variant.slug)
-        if pooled is None:
-            raise GameError(
-                "no_winnable_deal",
-                NO_WINNABLE_DEAL_MESSAGE.format(name=variant.name),
-                retry_after=settings.WINNABLE_POOL_RETRY_AFTER,
-            )
-        outcome = start_game(user, variant, deal_of(variant.slug, pooled.seed), winnable=True)
-        winnable_pool.mark_dealt(pooled, outcome.game)
-        return outcome
+    if not winnable:
+        return start_game(user, variant, deal_of(variant.slug, seed), seed_chosen=seed_chosen)
+    pooled = winnable_pool.take(variant.slug)
+    if pooled is None:
+        raise GameError(
+            "no_winnable_deal",
+            NO_WINNABLE_DEAL_MESSAGE.format(name=variant.name),
+            retry_after=settings.WINNABLE_POOL_RETRY_AFTER,
+        )
+    outcome = start_game(user, variant, deal_of(variant.slug, pooled.seed), winnable=True)
+    winnable_pool.mark_dealt(pooled, outcome.game)
+    return outcome
 
 
 def deal_of(variant_slug: str, seed: int) -> Deal:
@@ -157,7 +231,7 @@ def start_game(
         winnable=winnable or bool(daily_challenge and daily_challenge.proven),
         cards_home=variant.cards_home(state),
     )
-    outcome = Outcome(game, state)
+    outcome = Outcome(game, state, status=201, with_events=False)
     outcome.schedule_live_update()
     return outcome
 
@@ -168,10 +242,14 @@ def play_move(
     game_id: int,
     move: Any,
     expected_move_number: int | None = None,
-) -> Outcome:
+    key: IdempotencyKey | None = None,
+) -> Outcome | StoredAnswer:
     """Validate ``move`` through the engine and record it; an illegal move changes nothing."""
-    with game_action():
+
+    def act() -> Outcome | GameError:
         game = lock_playing_game(user, game_id, expected_move_number)
+        if isinstance(game, GameError):
+            return game
         variant = get_variant(game.deal.variant)
         state = variant.state_from_json(game.state)
         try:
@@ -187,15 +265,26 @@ def play_move(
             and status == Game.Status.PLAYING
             and not revealed_hidden_cards(move, events)
         )
-        return record(game, variant, after, move, events, status)
+        outcome = record(game, variant, after, move, events, status)
+        outcome.status = 201
+        return outcome
+
+    return write_once(user, key, act)
 
 
 def undo_move(
-    *, user: AbstractBaseUser, game_id: int, expected_move_number: int | None = None
-) -> Outcome:
+    *,
+    user: AbstractBaseUser,
+    game_id: int,
+    expected_move_number: int | None = None,
+    key: IdempotencyKey | None = None,
+) -> Outcome | StoredAnswer:
     """Take back the last move (casual games only), as a new entry of the history."""
-    with game_action():
-        game = _lock_game(user, game_id, expected_move_number)
+
+    def act() -> Outcome | GameError:
+        game = lock_game_to_act(user, game_id, expected_move_number)
+        if isinstance(game, GameError):
+            return game
         if game.ranked:
             raise GameError("undo_not_allowed", "Ranked games have no undo.")
         if game.is_finished:
@@ -219,66 +308,64 @@ def undo_move(
         events = [{"type": SERVICE_EVENTS[UNDO]}]
         return record(game, variant, line[-2], {"type": UNDO}, events, Game.Status.PLAYING)
 
+    return write_once(user, key, act)
+
 
 def resign_game(
-    *, user: AbstractBaseUser, game_id: int, expected_move_number: int | None = None
-) -> Outcome:
-    with game_action():
+    *,
+    user: AbstractBaseUser,
+    game_id: int,
+    expected_move_number: int | None = None,
+    key: IdempotencyKey | None = None,
+) -> Outcome | StoredAnswer:
+    def act() -> Outcome | GameError:
         game = lock_playing_game(user, game_id, expected_move_number)
+        if isinstance(game, GameError):
+            return game
         variant = get_variant(game.deal.variant)
         state = variant.state_from_json(game.state)
         events = [{"type": SERVICE_EVENTS[RESIGN]}]
         game.can_undo = False
         return record(game, variant, state, {"type": RESIGN}, events, Game.Status.RESIGNED)
 
-
-class _DayClosed(Exception):
-    """Raised by ``_lock_game``, before anything is written: the locked game is a ranked
-    attempt whose day has closed."""
-
-    def __init__(self, game: Game) -> None:
-        super().__init__(game.pk)
-        self.game = game
+    return write_once(user, key, act)
 
 
-@contextmanager
-def game_action() -> Iterator[None]:
-    """The transaction of a player's action on a game (``_lock_game`` inside).
-
-    An action on a ranked attempt whose day has closed is refused (409 ``challenge_closed``).
-    If the attempt is still in play (the day closer has not reached it yet, or runs nowhere),
-    it is closed there and then, in this transaction and under the lock already held, as the
-    closer would have closed it, and its pages told on commit: the refusal and the board the
-    player sees agree."""
-    refusal = None
-    with transaction.atomic():
-        try:
-            yield
-        except _DayClosed as closed:
-            game = closed.game
-            if not game.is_finished:
-                close_game(game)
-            # The day's seed is public now: playing on would mean playing with every card
-            # known.
-            refusal = GameError(
-                "challenge_closed",
-                f"The challenge of {game.daily.date} closed at midnight UTC: "
-                "its ranked attempt stands as it was left.",
-                status=game.status,
-                move_number=game.move_number,
-            )
-    if refusal is not None:
-        raise refusal
-
-
-def _lock_game(user: AbstractBaseUser, game_id: int, expected_move_number: int | None) -> Game:
-    """The player's game, locked until the transaction ends; 404 for anyone else's. Called
-    inside ``game_action``, which answers for a ranked attempt whose day has closed."""
-    game = move_sql.lock_game(game_id, user.pk)
+def lock_game(user: AbstractBaseUser, game_id: int) -> Game:
+    """The player's game with its deal and daily challenge, its row locked until the
+    transaction ends; 404 ``not_found`` for anyone else's."""
+    game = (
+        Game.objects.select_related("deal", "daily")
+        .select_for_update(of=("self",))
+        .filter(pk=game_id, owner_id=user.pk)
+        .first()
+    )
     if game is None:
         raise GameError("not_found", "There is no such game.")
+    return game
+
+
+def lock_game_to_act(
+    user: AbstractBaseUser, game_id: int, expected_move_number: int | None
+) -> Game | GameError:
+    """The player's game locked (``lock_game``) for an action at ``expected_move_number``
+    (409 ``stale_move_number`` at another), or the refusal of a ranked attempt whose day has
+    closed, returned for ``write_once`` to give once it has committed: an attempt still in
+    play (the day closer has not reached it yet, or runs nowhere) is closed here, under the
+    lock, as the closer would have closed it, and its pages told, so the refusal and the
+    board the player sees agree. Playing on would mean playing with every card known: the
+    day's seed is public once it closes."""
+    game = lock_game(user, game_id)
     if past_its_day(game):
-        raise _DayClosed(game)
+        if not game.is_finished:
+            close_game(game)
+        return GameError(
+            "challenge_closed",
+            f"The challenge of {game.daily.date} closed at midnight UTC: "
+            "its ranked attempt stands as it was left.",
+            status=game.status,
+            move_number=game.move_number,
+        )
     if expected_move_number is not None and expected_move_number != game.move_number:
         raise GameError(
             "stale_move_number",
@@ -291,9 +378,10 @@ def _lock_game(user: AbstractBaseUser, game_id: int, expected_move_number: int |
 
 def lock_playing_game(
     user: AbstractBaseUser, game_id: int, expected_move_number: int | None
-) -> Game:
-    game = _lock_game(user, game_id, expected_move_number)
-    if game.is_finished:
+) -> Game | GameError:
+    """``lock_game_to_act``, refused (409 ``game_finished``) once the game is over."""
+    game = lock_game_to_act(user, game_id, expected_move_number)
+    if isinstance(game, Game) and game.is_finished:
         raise GameError("game_finished", f"This game is over: it was {game.status}.")
     return game
 
@@ -322,14 +410,7 @@ def record(
         game.last_move_at = now
         finished_at = now
     game.finished_at = finished_at if status != Game.Status.PLAYING else None
-    entry = {
-        "game": game,
-        "number": game.move_number,
-        "payload": payload,
-        "events": events,
-        "received_at": now,
-    }
-    move_sql.append_entry(game, entry, RECORDED_FIELDS)
+    append_entry(game, payload, events, now)
     if game.ranked and game.is_finished:
         # Checked as the attempt's result becomes final, in the same transaction: a finished
         # attempt is never on a leaderboard unchecked. `manage.py flag_games` checks the rest.
@@ -337,6 +418,54 @@ def record(
     outcome = Outcome(game, state, events)
     outcome.schedule_live_update()
     return outcome
+
+
+# The history entry and the game's snapshot, written as literal SQL: PostgreSQL runs both as
+# one statement (one round trip; a data-modifying WITH runs whether or not the main statement
+# reads it), SQLite as two. Measured against the ORM's Move.objects.create and
+# game.save(update_fields=...) in bench/README.md ("The move's path, one owner").
+_INSERT_ENTRY = (
+    "INSERT INTO games_move (game_id, number, payload, events, received_at) "
+    "VALUES (%s, %s, %s, %s, %s)"
+)
+_UPDATE_GAME = (
+    "UPDATE games_game SET move_number = %s, state = %s, status = %s, last_move_at = %s, "
+    "finished_at = %s, undo_count = %s, can_undo = %s, cards_home = %s, board_moves = %s "
+    "WHERE id = %s"
+)
+
+
+def append_entry(game: Game, payload: Any, events: Any, received_at: dt.datetime) -> None:
+    """Insert the game's history entry number ``game.move_number`` and write the fields an
+    entry changes (``move_number``, ``state``, ``status``, its times, its counts) to the
+    game's row, in the caller's transaction. A duplicate move number fails on the unique
+    index."""
+    ops = connection.ops
+    entry = [
+        game.pk,
+        game.move_number,
+        ops.adapt_json_value(payload, None),
+        ops.adapt_json_value(events, None),
+        ops.adapt_datetimefield_value(received_at),
+    ]
+    snapshot = [
+        game.move_number,
+        ops.adapt_json_value(game.state, None),
+        game.status,
+        ops.adapt_datetimefield_value(game.last_move_at),
+        ops.adapt_datetimefield_value(game.finished_at),
+        game.undo_count,
+        game.can_undo,
+        game.cards_home,
+        game.board_moves,
+        game.pk,
+    ]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(f"WITH new_entry AS ({_INSERT_ENTRY}) {_UPDATE_GAME}", entry + snapshot)
+        else:
+            cursor.execute(_INSERT_ENTRY, entry)
+            cursor.execute(_UPDATE_GAME, snapshot)
 
 
 def past_its_day(game: Game) -> bool:

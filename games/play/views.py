@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from contextlib import suppress
+from typing import Any
 
 from django.core.paginator import EmptyPage, Paginator
 from drf_spectacular.utils import extend_schema
-from rest_framework import status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -17,11 +17,11 @@ from rest_framework.views import APIView
 from accounts.errors import ServiceError
 from games import catalogue
 from games.daily import leaderboards
-from games.inputs import ERRORS, asked_step, body, valid
+from games.inputs import ERRORS, answer, asked_step, body, idempotency_key, valid
 from games.play import hints as play_hints
+from games.play import idempotency
 from games.play import selectors as play_selectors
 from games.play import services as play_services
-from games.play.idempotency import already_answered, respond_once
 from games.play.responses import Game, GamePage, Hint, HistoryEntry, Replay, Stats
 from games.play.serializers import ActionInput, GameFilter, MoveInput, NewGameInput
 from games.play.throttling import (
@@ -32,9 +32,6 @@ from games.play.throttling import (
 )
 from games.serializers import PageQuery, ReplayQuery
 from web.errors import ApiError, ApiErrorBody
-
-if TYPE_CHECKING:
-    pass
 
 
 class VariantListView(APIView):
@@ -102,20 +99,17 @@ class GameListView(APIView):
         responses={201: Game, **ERRORS, 429: ApiErrorBody, 503: ApiErrorBody},
     )
     def post(self, request: Request) -> Response:
-        def action() -> Response:
-            data = valid(NewGameInput, body(request))
-            outcome = play_services.create_game(
+        key = idempotency_key(request)
+        data = valid(NewGameInput, body(request))
+        return answer(
+            play_services.create_game(
                 user=request.user,
                 variant_slug=data["variant"],
                 seed=data.get("seed"),
                 winnable=data["winnable"],
+                key=key,
             )
-            return Response(
-                outcome.representation,
-                status=status.HTTP_201_CREATED,
-            )
-
-        return respond_once(request, action)
+        )
 
 
 class GameDetailView(APIView):
@@ -146,20 +140,17 @@ class GameMovesView(APIView):
         responses={201: Game, **ERRORS},
     )
     def post(self, request: Request, game_id: int) -> Response:
-        def action() -> Response:
-            data = valid(MoveInput, body(request))
-            outcome = play_services.play_move(
+        key = idempotency_key(request)
+        data = valid(MoveInput, body(request))
+        return answer(
+            play_services.play_move(
                 user=request.user,
                 game_id=game_id,
                 move=data["move"],
                 expected_move_number=data.get("expected_move_number"),
+                key=key,
             )
-            return Response(
-                outcome.representation_with_events(),
-                status=status.HTTP_201_CREATED,
-            )
-
-        return respond_once(request, action)
+        )
 
 
 class GameActionView(APIView):
@@ -168,19 +159,16 @@ class GameActionView(APIView):
     service: Any
 
     def post(self, request: Request, game_id: int) -> Response:
-        def action() -> Response:
-            data = valid(ActionInput, body(request))
-            result = self.service(
+        key = idempotency_key(request)
+        data = valid(ActionInput, body(request))
+        return answer(
+            self.service(
                 user=request.user,
                 game_id=game_id,
                 expected_move_number=data.get("expected_move_number"),
+                key=key,
             )
-            return self.answer(result)
-
-        return respond_once(request, action)
-
-    def answer(self, outcome: Any) -> Response:
-        return Response(outcome.representation_with_events())
+        )
 
 
 class GameUndoView(GameActionView):
@@ -229,34 +217,29 @@ class GameHintView(GameActionView):
             return self._hint(request, game_id)
 
     def _hint(self, request: Request, game_id: int) -> Response:
-        # The search runs first, outside every transaction (respond_once holds one for an
-        # Idempotency-Key); the hint is then counted in a short one. A refusal found here is
-        # given there, in order, as for any action. A retry whose answer is already stored
-        # searches nothing.
+        # The search runs first, outside every transaction; the hint is then counted in a
+        # short one (the service's). A refusal found here is given there, in order, as for
+        # any action. A retry whose answer is already stored searches nothing.
+        key = idempotency_key(request)
+        data = valid(ActionInput, body(request))
         worked_out = None
-        if not already_answered(request):
-            try:
-                data = valid(ActionInput, body(request))
+        if not idempotency.answered(request.user.pk, key):
+            with suppress(ApiError, ServiceError):
                 worked_out = play_hints.work_out_hint(
                     user=request.user,
                     game_id=game_id,
                     expected_move_number=data.get("expected_move_number"),
                 )
-            except (ApiError, ServiceError):
-                pass
-
-        def action() -> Response:
-            data = valid(ActionInput, body(request))
-            hint = play_hints.request_hint(
+        return answer(
+            play_hints.request_hint(
                 user=request.user,
                 game_id=game_id,
                 expected_move_number=data.get("expected_move_number"),
                 worked_out=worked_out,
                 search=False,
+                key=key,
             )
-            return Response(hint.to_json())
-
-        return respond_once(request, action)
+        )
 
 
 class GameReplayView(APIView):

@@ -1,4 +1,5 @@
-"""games.play.move_sql: the move path's SQL reads and writes what the ORM would."""
+"""The move path's SQL (``games.play.services``: the game's lock and its history entry;
+``games.play.idempotency``: the key's record) reads and writes what the ORM would."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from django.utils import timezone
 
 from games.daily import days
 from games.daily import services as daily_services
+from games.errors import GameError
 from games.models import Game, Move
-from games.play import move_sql
+from games.play import idempotency
 from games.play import services as play_services
 from tests.games.helpers import make_user
 
@@ -27,7 +29,7 @@ def test_locking_a_game_loads_it_with_its_deal_and_challenge_in_one_query(
     ).game
 
     with transaction.atomic(), django_assert_num_queries(1):
-        locked = move_sql.lock_game(game.pk, player.pk)
+        locked = play_services.lock_game(player, game.pk)
         seen = (locked.deal.variant, locked.deal.seed, locked.daily.date, locked.daily.variant)
 
     expected = Game.objects.select_related("deal", "daily").get(pk=game.pk)
@@ -48,7 +50,7 @@ def test_a_casual_game_locks_without_a_challenge() -> None:
     game = play_services.create_game(user=player, variant_slug="selective-castle", seed=7).game
 
     with transaction.atomic():
-        locked = move_sql.lock_game(game.pk, player.pk)
+        locked = play_services.lock_game(player, game.pk)
 
     assert locked.daily is None
     assert (locked.deal.seed, locked.deal.variant) == (7, "selective-castle")
@@ -59,8 +61,10 @@ def test_someone_elses_game_or_no_game_is_not_found() -> None:
     game = play_services.create_game(user=owner, variant_slug="gold-mine").game
 
     with transaction.atomic():
-        assert move_sql.lock_game(game.pk, other.pk) is None
-        assert move_sql.lock_game(game.pk + 1000, owner.pk) is None
+        with pytest.raises(GameError, match="no such game"):
+            play_services.lock_game(other, game.pk)
+        with pytest.raises(GameError, match="no such game"):
+            play_services.lock_game(owner, game.pk + 1000)
 
 
 def test_appending_an_entry_writes_the_move_and_the_game_fields() -> None:
@@ -68,16 +72,9 @@ def test_appending_an_entry_writes_the_move_and_the_game_fields() -> None:
     now = timezone.now()
     game.move_number, game.status, game.finished_at = 1, Game.Status.RESIGNED, now
     game.state = {"changed": ["é", 1, None]}
-    entry = {
-        "game": game,
-        "number": 1,
-        "payload": {"type": "resign"},
-        "events": [],
-        "received_at": now,
-    }
 
     with transaction.atomic():
-        move_sql.append_entry(game, entry, ("move_number", "status", "finished_at", "state"))
+        play_services.append_entry(game, {"type": "resign"}, [], now)
 
     move = Move.objects.get(game=game)
     assert (move.number, move.payload, move.events, move.received_at) == (
@@ -97,12 +94,12 @@ def test_appending_an_entry_writes_the_move_and_the_game_fields() -> None:
 
 def test_a_duplicate_move_number_is_refused_by_the_database() -> None:
     game = play_services.create_game(user=make_user(), variant_slug="gold-mine").game
-    entry = {"game": game, "number": 1, "payload": {}, "events": [], "received_at": timezone.now()}
+    game.move_number = 1
     with transaction.atomic():
-        move_sql.append_entry(game, entry, ("move_number",))
+        play_services.append_entry(game, {}, [], timezone.now())
 
     with pytest.raises(IntegrityError), transaction.atomic():
-        move_sql.append_entry(game, entry, ("move_number",))
+        play_services.append_entry(game, {}, [], timezone.now())
     assert Move.objects.filter(game=game).count() == 1
 
 
@@ -113,7 +110,7 @@ def test_the_joined_rows_carry_the_types_the_orm_gives() -> None:
     ).game
 
     with transaction.atomic():
-        locked = move_sql.lock_game(game.pk, player.pk)
+        locked = play_services.lock_game(player, game.pk)
 
     expected = Game.objects.select_related("deal", "daily").get(pk=game.pk)
     for joined, orm in [(locked.deal, expected.deal), (locked.daily, expected.daily)]:
@@ -130,13 +127,13 @@ def test_an_idempotency_key_is_claimed_once_and_its_response_kept(
 
     # Without INSERT ... RETURNING (SQLite before 3.35) the ORM's get_or_create does it.
     if not returning:
-        monkeypatch.setattr(move_sql, "_insert_returns_rows", lambda: False)
+        monkeypatch.setattr(idempotency, "_insert_returns_rows", lambda: False)
     player, other = make_user(), make_user()
     with transaction.atomic():
-        first = move_sql.claim_idempotency_key(player.pk, "k", "f" * 64)
-        assert move_sql.claim_idempotency_key(player.pk, "k", "f" * 64) is None
-        assert move_sql.claim_idempotency_key(other.pk, "k", "f" * 64) not in (None, first)
-        move_sql.record_idempotent_response(first, 201, {"id": 7, "events": [{"type": "x"}]})
+        first = idempotency.claim(player.pk, "k", "f" * 64)
+        assert idempotency.claim(player.pk, "k", "f" * 64) is None
+        assert idempotency.claim(other.pk, "k", "f" * 64) not in (None, first)
+        idempotency.store(first, 201, {"id": 7, "events": [{"type": "x"}]})
 
     record = IdempotencyRecord.objects.get(pk=first)
     assert (record.user_id, record.key, record.fingerprint) == (player.pk, "k", "f" * 64)
