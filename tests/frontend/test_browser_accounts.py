@@ -81,6 +81,7 @@ def test_a_sign_up_with_an_email_says_to_check_the_inbox_before_going_on(
     expect(note).to_be_visible()
     expect(note).to_contain_text("hopper@example.org")
     expect(note).to_contain_text("Check your inbox")
+    expect(page.locator("h1")).to_have_text("Welcome, hopper!")
     page.screenshot(path=str(ARTIFACTS / "signup-check-inbox.png"))
     page.locator("#signup-confirm a", has_text="Continue").click()
     page.wait_for_url(site + "/daily/")

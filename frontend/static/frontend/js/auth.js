@@ -149,22 +149,26 @@ function initSignup(form) {
 }
 
 function showEmailToConfirm(form, account, next) {
+  const section = form.closest("section") || form.parentElement;
+  const heading = section.querySelector("h1");
+  if (heading) heading.textContent = `Welcome, ${account.username}!`;
   const note = document.createElement("div");
   note.id = "signup-confirm";
-  note.className = "form-note";
   note.setAttribute("role", "status");
-  const title = document.createElement("p");
-  title.append("Welcome, ", account.username, "! ");
+  const ready = document.createElement("p");
+  ready.textContent = "Your account is ready and you are signed in.";
   const address = document.createElement("strong");
   address.textContent = account.email_to_confirm;
-  const detail = document.createElement("p");
-  detail.append("We sent a link to ", address, ". ", account.detail || "");
+  const inbox = document.createElement("p");
+  inbox.append("Check your inbox: we sent a link to ", address, " to confirm it. ");
+  inbox.append("Until it is followed, password reset links are not sent there.");
   const go = document.createElement("a");
   go.className = "button primary";
   go.href = next;
   go.textContent = "Continue";
-  note.append(title, detail, go);
-  form.replaceWith(note);
+  note.append(ready, inbox, go);
+  // The form and the sign-in offer under it are done with.
+  section.replaceChildren(...[heading, note].filter(Boolean));
   go.focus();
 }
 
