@@ -197,6 +197,8 @@ class Player:
 
     async def watch(self, game: dict[str, Any]) -> None:
         await self.close_socket()
+        # The page leaves the last game's updates behind with it.
+        self.pending = {key: at for key, at in self.pending.items() if key[0] == game["id"]}
         self.game = game
         self.acked.setdefault(game["id"], {})
         self.seen.setdefault(game["id"], game["move_number"])
