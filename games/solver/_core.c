@@ -24,6 +24,7 @@ enum { S_ANY, S_ALTERNATE, S_SAME };
 enum { START_NONE, START_ACE, START_BASE };
 enum { DEAL_NONE, DEAL_TO_WASTE, DEAL_TO_PILES };
 enum { SETTLE_TURN_UP, SETTLE_REFILL, SETTLE_RUNS };
+enum { SAFE_AWAY, SAFE_ALTERNATE, SAFE_ANY_SUIT };
 
 #define MAXP 24
 #define MAXC 104
@@ -63,6 +64,10 @@ typedef struct {
     int deal_count, deal_mode, settle_mode;
     int stock, waste, reserve, discard;
     int sort_tableau_always, sort_foundations, refills, sets_base;
+    /* Sound pruning (tactics.py): cards keyed by rank and colour only; the discard out of the
+     * key; the stronger safe-home rule (SAFE_*). */
+    int key_colour, key_discard, safe_rule;
+    uint8_t keycard[52];
     uint8_t tfits[52][52], gfits[52][52], ffits[52][52];
     uint8_t follows_n[52], follows[52][52]; /* the cards ffits puts on each card */
     int ntab, tab_idx[MAXP];
@@ -148,8 +153,21 @@ static int put_pile(const Pos *p, int i, uint8_t *out, int k) {
  * piles (sorted where they are interchangeable), the foundations sorted where they are. */
 static int canonical_key(const Rules *r, const Pos *p, uint8_t *out) {
     int k = 0, idx[MAXP];
+    Pos mapped;
+    if (r->key_colour) {
+        mapped.base = p->base;
+        for (int i = 0; i < r->np; i++) {
+            mapped.n[i] = p->n[i];
+            mapped.down[i] = p->down[i];
+            for (int j = 0; j < p->n[i]; j++) mapped.c[i][j] = r->keycard[p->c[i][j]];
+        }
+        p = &mapped;
+    }
     out[k++] = (uint8_t)p->base;
-    for (int i = 0; i < r->nfixed; i++) k = put_pile(p, r->fixed_idx[i], out, k);
+    for (int i = 0; i < r->nfixed; i++) {
+        if (r->key_discard || r->kind[r->fixed_idx[i]] != K_DISCARD)
+            k = put_pile(p, r->fixed_idx[i], out, k);
+    }
     memcpy(idx, r->tab_idx, sizeof(int) * r->ntab);
     if (r->sort_tableau_always || (r->stock >= 0 && p->n[r->stock] == 0))
         sort_piles(p, idx, r->ntab);
@@ -336,6 +354,35 @@ static int is_won(const Rules *r, const Pos *p) {
 
 /* -- tactics -------------------------------------------------------------------------- */
 
+/* tactics.Tactics._stronger_safe: per suit, how many cards its foundation holds; then
+ * SAFE_ALTERNATE (tableau down in alternating colours, foundations by suit from the Ace): a
+ * card of rank r whose two suits of the other colour are home to r - 2 and whose other suit
+ * of its colour to r - 3; SAFE_ANY_SUIT (tableau down in any suit, foundations by suit from
+ * the base rank, around the corner): a card p places above the base, p >= 2, when every
+ * suit is home to p - 2. */
+static int stronger_safe(const Rules *r, const Pos *p, int card) {
+    int home[4] = {0, 0, 0, 0};
+    for (int f = 0; f < r->nfnd; f++) {
+        int i = r->fnd_idx[f];
+        if (p->n[i]) home[suit_of(p->c[i][0])] = p->n[i];
+    }
+    if (r->safe_rule == SAFE_ALTERNATE) {
+        int rank = rank_of(card), suit = suit_of(card);
+        for (int other = 0; other < 4; other++) {
+            if (other == suit) continue;
+            int need = red_of(other * 13) == red_of(card) ? rank - 3 : rank - 2;
+            if (home[other] < need) return 0;
+        }
+        return 1;
+    }
+    if (p->base == 0) return 0;
+    int place = ((rank_of(card) - p->base) % 13 + 13) % 13;
+    if (place < 2) return 0;
+    for (int other = 0; other < 4; other++)
+        if (home[other] < place - 1) return 0;
+    return 1;
+}
+
 static int safe_home(const Rules *r, const Pos *p, Move m) {
     if (r->sets_base && p->base == 0) return 0;
     int s = m.s;
@@ -343,6 +390,7 @@ static int safe_home(const Rules *r, const Pos *p, Move m) {
         ((r->stock >= 0 && p->n[r->stock]) || (r->waste >= 0 && p->n[r->waste])))
         return 0;
     int top = p->c[s][p->n[s] - 1];
+    if (r->safe_rule != SAFE_AWAY && stronger_safe(r, p, top)) return 1;
     for (int a = 0; a < r->naway; a++) {
         int i = r->away_idx[a];
         for (int j = 0; j < p->n[i]; j++)
@@ -836,9 +884,11 @@ static int Rules_init(RulesObject *self, PyObject *args, PyObject *kwds) {
     const uint8_t *kinds, *routes, *builds, *complete;
     Py_ssize_t nk, nr, nb, nc;
     int fstart, deal_count, deal_mode, settle_mode, sort_tab, sort_fnd, refills, sets_base;
-    if (!PyArg_ParseTuple(args, "y#y#y#y#iiiiiiii", &kinds, &nk, &routes, &nr, &builds, &nb,
-                          &complete, &nc, &fstart, &deal_count, &deal_mode, &settle_mode,
-                          &sort_tab, &sort_fnd, &refills, &sets_base))
+    int key_colour = 0, key_discard = 1, safe_rule = SAFE_AWAY;
+    if (!PyArg_ParseTuple(args, "y#y#y#y#iiiiiiii|iii", &kinds, &nk, &routes, &nr, &builds,
+                          &nb, &complete, &nc, &fstart, &deal_count, &deal_mode, &settle_mode,
+                          &sort_tab, &sort_fnd, &refills, &sets_base, &key_colour,
+                          &key_discard, &safe_rule))
         return -1;
     Rules *r = &self->r;
     memset(r, 0, sizeof *r);
@@ -870,6 +920,10 @@ static int Rules_init(RulesObject *self, PyObject *args, PyObject *kwds) {
     r->sort_foundations = sort_fnd;
     r->refills = refills;
     r->sets_base = sets_base;
+    r->key_colour = key_colour;
+    r->key_discard = key_discard;
+    r->safe_rule = safe_rule;
+    for (int c = 0; c < 52; c++) r->keycard[c] = (uint8_t)(key_colour ? red_of(c) * 13 + c % 13 : c);
     for (int a = 0; a < 52; a++)
         for (int b = 0; b < 52; b++) {
             r->tfits[a][b] = (uint8_t)build_fits(&r->tab, a, b);

@@ -23,8 +23,12 @@ from games.rules import DEAL, Move, State, Variant
 from games.rules.building import ALTERNATE_COLOURS, ANY_SUIT, SAME_SUIT, Build
 
 from .tactics import (
+    DISCARD_OUT_OF_KEY,
     FOUNDATIONS_INTERCHANGEABLE,
+    KEYED_BY_COLOUR,
     REFILLS_EMPTIED_PILES,
+    SAFE_AWAY,
+    SAFE_HOME,
     TABLEAU_ALWAYS_INTERCHANGEABLE,
     Pass,
 )
@@ -106,6 +110,9 @@ class Core:
             int(slug in FOUNDATIONS_INTERCHANGEABLE),
             int(slug in REFILLS_EMPTIED_PILES),
             int(variant.foundation_start == "base_rank"),
+            int(slug in KEYED_BY_COLOUR),
+            int(slug not in DISCARD_OUT_OF_KEY),
+            SAFE_HOME.get(slug, SAFE_AWAY),
         )
         ids = variant.pile_ids
         self._moves = {

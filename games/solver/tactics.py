@@ -8,13 +8,18 @@ Each rule here is judged per game (``tests/solver/test_tactics.py`` checks them)
   cards to the piles from left to right (once its stock is out, they are interchangeable
   too). Foundations are interchangeable where any empty one takes the same cards (Gold Mine,
   Selective Castle, Blondes and Brunettes), not on Grandfather's Clock, where each has an hour.
-  The move number and the seed are not part of a position.
+  The move number and the seed are not part of a position. Where the rules tell cards apart
+  by rank and colour only (Blondes and Brunettes), the key knows a card by those alone; a
+  discard nothing leaves (Grounds for Divorce) is left out of it.
 - **Safe moves**: a card going home when nothing left away from home could ever be put on it
   in the tableau. Its only other use would be to hold such a card, so any win from here is
   still a win after it goes home (the move ends the search's choice at that position). Never
   the move that sets Selective Castle's base rank, and in Blondes and Brunettes never a move
   that empties a tableau pile while the stock or waste can refill it (the refill changes
-  which card comes next).
+  which card comes next). Gold Mine and Selective Castle have a stronger rule beside it
+  (``SAFE_HOME``): the cards that could rest on the card can follow it home at once.
+  ``tests/solver/test_pruning.py`` proves the rules together against an exhaustive search with
+  none of them, on late positions of every game, won and lost.
 - **Passes** (``SETTINGS``): how each game is searched, in order, each pass on a share of the
   budget; the positions are ordered by ``evaluation.Evaluator`` with the game's weights.
 - **Productive moves** (Grounds for Divorce's first pass only): its positions between two
@@ -27,7 +32,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.rules import Move, State, Variant
-from games.rules.cards import SUIT
+from games.rules.cards import IS_RED, RANK, SUIT
+from games.rules.state import Pile
 
 from .evaluation import Weights
 
@@ -68,6 +74,17 @@ TABLEAU_ALWAYS_INTERCHANGEABLE = frozenset(
 FOUNDATIONS_INTERCHANGEABLE = frozenset({"gold-mine", "selective-castle", "blondes-and-brunettes"})
 #: Games where emptying a tableau pile refills it from the stock or waste at once.
 REFILLS_EMPTIED_PILES = frozenset({"blondes-and-brunettes"})
+#: Games whose rules tell cards apart by rank and colour only (no building rule, automatic
+#: effect or finished foundation looks at a suit): the key knows a card by those two alone, so
+#: two red Fives (two decks: four) are one card to it.
+KEYED_BY_COLOUR = frozenset({"blondes-and-brunettes"})
+#: Games whose discard is left out of the key: nothing leaves it, and what it holds is every
+#: card not elsewhere (Grounds for Divorce's finished runs, in whatever order they left).
+DISCARD_OUT_OF_KEY = frozenset({"grounds-for-divorce"})
+#: The stronger safe-home rule each game allows (``Tactics._stronger_safe``), beside the rule
+#: every game has (nothing away could ever be put on the card).
+SAFE_AWAY, SAFE_ALTERNATE, SAFE_ANY_SUIT = 0, 1, 2
+SAFE_HOME = {"gold-mine": SAFE_ALTERNATE, "selective-castle": SAFE_ANY_SUIT}
 
 
 class Tactics:
@@ -87,6 +104,16 @@ class Tactics:
         self.tableau_always_sorted = slug in TABLEAU_ALWAYS_INTERCHANGEABLE
         self.refills = slug in REFILLS_EMPTIED_PILES
         self.sets_base_rank = variant.foundation_start == "base_rank"
+        self.key_colour = slug in KEYED_BY_COLOUR
+        #: Each card as the key knows it: its rank and colour only (a black card as its Club,
+        #: a red one as its Diamond) where the rules tell no more apart.
+        self.keycard = tuple(
+            (13 if IS_RED[card] else 0) + card % 13 if self.key_colour else card
+            for card in range(52)
+        )
+        if slug in DISCARD_OUT_OF_KEY:
+            self.fixed = tuple(i for i in self.fixed if kinds[i] != "discard")
+        self.safe_rule = SAFE_HOME.get(slug, SAFE_AWAY)
         self.home = frozenset(variant.home_idx)
         self.away = variant.away_idx
         self.stock = variant.stock_i
@@ -101,6 +128,9 @@ class Tactics:
 
     def key(self, state: State) -> tuple[Any, ...]:
         piles = state.piles
+        if self.key_colour:
+            keycard = self.keycard
+            piles = tuple(Pile(tuple(keycard[c] for c in cards), down) for cards, down in piles)
         fixed = tuple(piles[i] for i in self.fixed)
         tableau = tuple(piles[i] for i in self.tableau)
         if self.tableau_always_sorted or not piles[self.stock].cards:  # type: ignore[index]
@@ -135,8 +165,41 @@ class Tactics:
             and (piles[self.stock].cards or piles[self.waste].cards)  # type: ignore[index]
         ):
             return False
-        guests = self.guests[piles[s].cards[-1]]
+        card = piles[s].cards[-1]
+        if self.safe_rule != SAFE_AWAY and self._stronger_safe(state, card):
+            return True
+        guests = self.guests[card]
         return not any(card in guests for i in self.away for card in piles[i].cards)
+
+    def _stronger_safe(self, state: State, card: int) -> bool:
+        """The game's stronger rule (``SAFE_HOME``). Either way, take any win from here that
+        leaves ``card`` where it is: whenever it puts a card X on ``card``, X can go home
+        instead, and whatever it puts on X can go home too, and nothing can go on that, so
+        the same line less those moves, and with those cards sent home, still wins.
+
+        - ``SAFE_ALTERNATE`` (tableau down in alternating colours, foundations by suit from
+          the Ace): ``card`` of rank r, the two suits of the other colour home to r - 2 (an X,
+          of rank r - 1, can go home), the other suit of its colour to r - 3 (a card of rank
+          r - 2 put on X can too; the other colour's r - 3 are home).
+        - ``SAFE_ANY_SUIT`` (tableau down in any suit, foundations by suit from the base rank
+          around the corner): ``card`` p places above the base, p >= 2, every suit home to
+          p - 2 (an X, p - 1 places above, can go home; every card that could go on X is)."""
+        home = [0, 0, 0, 0]
+        for i in self.foundations:
+            cards = state.piles[i].cards
+            if cards:
+                home[SUIT[cards[0]]] = len(cards)
+        if self.safe_rule == SAFE_ALTERNATE:
+            rank, suit = RANK[card], SUIT[card]
+            return all(
+                home[other] >= (rank - 3 if IS_RED[other * 13] == IS_RED[card] else rank - 2)
+                for other in range(4)
+                if other != suit
+            )
+        if state.base_rank is None:
+            return False
+        place = (RANK[card] - state.base_rank) % 13
+        return place >= 2 and min(home) >= place - 1
 
     # -- the first pass of Grounds for Divorce ------------------------------------------
 

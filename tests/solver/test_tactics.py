@@ -125,3 +125,101 @@ def test_blondes_and_brunettes_never_empties_a_pile_at_once_while_the_stock_can_
     moves = variant.legal_moves(state)
     assert Move("move", "tableau:0", "foundation:0", 1) in moves
     assert Tactics(variant).safe_move(state, moves) is None
+
+
+# -- the stronger rules (issue 37): each also proved by tests/solver/test_pruning.py ----------
+
+
+def core_for(variant):
+    from games.solver import core
+
+    return core.Core(variant)
+
+
+def test_blondes_and_brunettes_keys_a_card_by_its_rank_and_colour_alone():
+    """Its rules never look at a suit: the Five of hearts and the Five of diamonds in each
+    other's places make the same position to them (and to the key), the Five of spades not."""
+    piles = {"tableau:0": "5H", "tableau:1": "9C 5D", "reserve": "5S", "stock": "KD"}
+    variant, state = position("blondes-and-brunettes", piles, base_rank="5")
+    swapped_reds = position(
+        "blondes-and-brunettes", piles | {"tableau:0": "5D", "tableau:1": "9C 5H"}, base_rank="5"
+    )[1]
+    black = position(
+        "blondes-and-brunettes", piles | {"tableau:0": "5S", "reserve": "5H"}, base_rank="5"
+    )[1]
+    tactics, core = Tactics(variant), core_for(variant)
+    assert swapped_reds != state
+    assert tactics.key(swapped_reds) == tactics.key(state)
+    assert core.key(swapped_reds) == core.key(state)
+    assert tactics.key(black) != tactics.key(state)
+    assert core.key(black) != core.key(state)
+
+
+@pytest.mark.parametrize("slug", ["gold-mine", "selective-castle", "grounds-for-divorce"])
+def test_games_whose_rules_look_at_suits_keep_them_in_the_key(slug):
+    variant = get_variant(slug)
+    tactics = Tactics(variant)
+    assert tactics.keycard == tuple(range(52))
+
+
+def test_grounds_for_divorce_leaves_its_discard_out_of_the_key():
+    """What the discard holds is every card not elsewhere, and nothing leaves it: runs that
+    left in another order make the same position."""
+    spades = " ".join(f"{rank}S" for rank in "KQJT98765432A")
+    hearts = " ".join(f"{rank}H" for rank in "KQJT98765432A")
+    piles = {"tableau:0": "3C QH", "tableau:1": "KD", "stock": "2C"}
+    variant, state = position("grounds-for-divorce", piles | {"discard": f"{spades} {hearts}"})
+    other = position("grounds-for-divorce", piles | {"discard": f"{hearts} {spades}"})[1]
+    assert other != state
+    assert Tactics(variant).key(other) == Tactics(variant).key(state)
+    assert core_for(variant).key(other) == core_for(variant).key(state)
+
+
+def test_a_gold_mine_card_goes_home_at_once_when_the_cards_it_could_hold_can_follow_it():
+    """The Five of spades could still hold the red Fours, but they can go home at once (their
+    suits stand at Three), and what could rest on them, the Three of clubs, can too (clubs stand
+    at Two): the rule for alternating colours (tactics.SAFE_ALTERNATE)."""
+    piles = {
+        "foundation:0": "AS 2S 3S 4S",
+        "foundation:1": "AH 2H 3H",
+        "foundation:2": "AD 2D 3D",
+        "foundation:3": "AC 2C",
+        "tableau:0": "5S",
+        "tableau:1": "KH 4H",
+        "stock": "4D 3C",
+    }
+    variant, state = position("gold-mine", piles)
+    moves = variant.legal_moves(state)
+    move = home("gold-mine", "tableau:0", "foundation:0")
+    assert move in moves
+    assert Tactics(variant).safe_move(state, moves) == move
+    assert core_for(variant).safe_move(state) == move
+    # Clubs at Ace only: the Three of clubs could not follow a Four home, so not at once.
+    fewer = position("gold-mine", piles | {"foundation:3": "AC", "stock": "4D 3C 2C"})[1]
+    assert Tactics(variant).safe_move(fewer, variant.legal_moves(fewer)) is None
+    assert core_for(variant).safe_move(fewer) is None
+
+
+def test_a_selective_castle_card_goes_home_at_once_when_every_suit_is_two_below_it():
+    """Base Ace: the Five of clubs could hold any Four, but every suit stands at Three, so any
+    Four can go home instead and nothing left could rest on it (tactics.SAFE_ANY_SUIT)."""
+    piles = {
+        "foundation:0": "AC 2C 3C 4C",
+        "foundation:1": "AD 2D 3D",
+        "foundation:2": "AH 2H 3H",
+        "foundation:3": "AS 2S 3S",
+        "tableau:0": "5C",
+        "tableau:1": "KD 4D",
+        "tableau:2": "QS 4S",
+    }
+    variant, state = position("selective-castle", piles, base_rank="A")
+    moves = variant.legal_moves(state)
+    move = home("selective-castle", "tableau:0", "foundation:0")
+    assert move in moves
+    assert Tactics(variant).safe_move(state, moves) == move
+    assert core_for(variant).safe_move(state) == move
+    # Spades at Two: a Four of spades could not follow the Five's guest home (the Four of
+    # diamonds may still go at once: its own guests, the Threes, all could).
+    behind = position("selective-castle", piles | {"foundation:3": "AS 2S"}, base_rank="A")[1]
+    assert Tactics(variant).safe_move(behind, variant.legal_moves(behind)) != move
+    assert core_for(variant).safe_move(behind) != move
