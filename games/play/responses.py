@@ -58,6 +58,40 @@ class Game(GameSummary):
         "that turned up or dealt hidden cards.",
     ]
     events: NotRequired[Annotated[list[dict[str, Any]], "After an action only."]]
+    result: NotRequired[
+        Annotated[Result, "Once the game is over only: how it went (games/play/results.py)."]
+    ]
+
+
+class DailyRank(TypedDict):
+    rank: Annotated[int, "The attempt's place on its day's leaderboard now (1 is first)."]
+    count: Annotated[int, "Ranked attempts on that leaderboard now."]
+
+
+class Result(TypedDict):
+    moves: Annotated[int, "Board moves (counts.moves)."]
+    time_seconds: Annotated[
+        float | None, "The game's time: from its creation to its end (finished_at)."
+    ]
+    hints: int
+    undos: int
+    best_moves: Annotated[
+        int | None, "The player's fewest moves in a win of this game before this one."
+    ]
+    best_time_seconds: Annotated[
+        float | None, "The player's shortest time of a win of this game before this one."
+    ]
+    first_win: Annotated[bool, "Won, and the player's first win of this game."]
+    beat_moves: Annotated[bool, "Won in fewer moves than best_moves."]
+    beat_time: Annotated[bool, "Won in less time than best_time_seconds."]
+    streak: Annotated[
+        int,
+        "Wins of this game in a row ending with this one, in the order the player's games "
+        "finished (a game lost, resigned or closed ends a run); 0 unless won.",
+    ]
+    daily_rank: Annotated[
+        DailyRank | None, "A ranked daily attempt's rank on the day's leaderboard; else null."
+    ]
 
 
 class GamePage(TypedDict):

@@ -16,6 +16,7 @@ from games.errors import GameError
 from games.models import Game, Move
 from games.play import responses
 from games.play.autoplay import finishes_home, safe_home_moves
+from games.play.results import game_result, played_seconds
 from games.play.history import (
     line_of_play,
 )
@@ -101,6 +102,8 @@ def game_representation(
         "last_move_at": json_time(game.last_move_at),
         "finished_at": json_time(game.finished_at),
     }
+    if game.is_finished:
+        body["result"] = game_result(game, state.move_number)
     if events is not None:
         body["events"] = events
     return body
@@ -184,7 +187,7 @@ def player_stats(user: AbstractBaseUser) -> list[responses.Stats]:
 
 def _variant_stats(slug: str, results: list[list[Any]]) -> responses.Stats:
     wins = [
-        (moves, finished - created)
+        (moves, played_seconds(created, finished))
         for status, moves, created, finished in results
         if status == Game.Status.WON
     ]
@@ -198,7 +201,7 @@ def _variant_stats(slug: str, results: list[list[Any]]) -> responses.Stats:
         "won": len(wins),
         "win_rate": round(len(wins) / len(results), 4) if results else None,
         "best_moves": min((moves for moves, _ in wins), default=None),
-        "best_time_seconds": min((t.total_seconds() for _, t in wins), default=None),
+        "best_time_seconds": min((t for _, t in wins if t is not None), default=None),
         "current_streak": streak,
         "best_streak": best_streak,
     }
