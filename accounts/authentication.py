@@ -91,8 +91,8 @@ PAGE_ACCOUNT_HEADER = "X-Patience-Account"
 
 def account_changed(page_account: str, signed_in_as: str) -> Exception:
     """409 ``account_changed``: the page was opened as another account than the session's."""
-    # Not at the top: web.errors imports DRF's views, whose settings import this module.
-    from web.errors import ApiError
+    # Not at the top: web.http.errors imports DRF's views, whose settings import this module.
+    from web.http.errors import ApiError
 
     page = (
         f"This page belongs to {page_account}"
@@ -124,7 +124,7 @@ class SessionAuthentication(authentication.SessionAuthentication):
     def enforce_csrf(self, request: Request) -> None:
         """DRF's check, refused as 403 ``csrf_failed`` saying what to send (not DRF's
         "CSRF Failed: CSRF token missing." as a ``permission_denied``)."""
-        from web.errors import csrf_refused  # see account_changed
+        from web.http.errors import csrf_refused  # see account_changed
 
         try:
             super().enforce_csrf(request)

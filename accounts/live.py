@@ -18,7 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from web.publish import publish
+from web.live.publish import publish
 
 
 def account_group(user_id: int) -> str:

@@ -1,5 +1,5 @@
 """The accounts API's answers other than an account (``UserSerializer``), as its views build
-them (TypedDicts: the OpenAPI schema reads them, ``web.schema``)."""
+them (TypedDicts: the OpenAPI schema reads them, ``web.http.schema``)."""
 
 from __future__ import annotations
 

@@ -12,8 +12,8 @@ from drf_spectacular.authentication import SessionScheme
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import OpenApiResponse
 
-from web.errors import ApiErrorBody
-from web.schema import AnswerSchema
+from web.http.errors import ApiErrorBody
+from web.http.schema import AnswerSchema
 
 
 class PageSessionScheme(SessionScheme):
@@ -32,7 +32,7 @@ UNSAFE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
 
 class AutoSchema(AnswerSchema):
-    """The API's schema (``web.schema``: answers described by TypedDicts), with the 409
+    """The API's schema (``web.http.schema``: answers described by TypedDicts), with the 409
     ``account_changed`` on every write a session signs in to: it can answer any of them,
     whatever the view itself documents. A 409 the view already documents (a stale move, an
     existing attempt) keeps its meaning, and gains this one."""
@@ -62,12 +62,12 @@ class AutoSchema(AnswerSchema):
 
 
 class KnownFieldsOnlyExtension(OpenApiSerializerExtension):
-    """A body that refuses members it does not take (``web.errors.KnownFieldsOnly``, 400
+    """A body that refuses members it does not take (``web.http.errors.KnownFieldsOnly``, 400
     ``unknown_field``) says so in the schema: ``additionalProperties: false``; and what a
     body's serializer says of the whole object (``schema_extra``, e.g. two members that
     exclude each other) joins it."""
 
-    target_class = "web.errors.KnownFieldsOnly"
+    target_class = "web.http.errors.KnownFieldsOnly"
     match_subclasses = True
 
     def map_serializer(self, auto_schema: Any, direction: str) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from rest_framework import serializers
 from accounts.selectors import MAX_RESET_TOKEN_LENGTH, MAX_RESET_UID_LENGTH
 from accounts.services import INVALID_CONFIRMATION_LINK_MESSAGE, INVALID_RESET_LINK_MESSAGE
 from accounts.usernames import NEW_USERNAME_VALIDATORS
-from web.errors import KnownFieldsOnly
+from web.http.errors import KnownFieldsOnly
 
 # Django sets no upper bound; this keeps a client from making the server hash megabytes.
 MAX_PASSWORD_LENGTH = 4096

@@ -28,11 +28,11 @@ from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ValidationError
 
 from accounts import credentials
-from accounts.errors import ServiceError
 from accounts.live import SignOut, schedule_sign_out, sign_in_tag_of
 from accounts.models import UserSession
 from accounts.selectors import email_is_taken, reset_link_user, username_is_taken
 from accounts.throttling import LoginGuard
+from web.errors import ServiceError
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractUser

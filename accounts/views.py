@@ -9,7 +9,7 @@ and login from an anonymous client are not checked (DRF's standard behaviour, ke
 this API only parses JSON, and a cross-site page cannot send a JSON body without a CORS preflight,
 which this site doesn't grant; a plain HTML form (urlencoded, multipart or text/plain) is refused
 with 415. Sign-in rotates the CSRF token: the response sets a new csrftoken cookie. A refused
-check is 403 ``csrf_failed`` saying what to send (``web.errors.csrf_refused``). Asking for a
+check is 403 ``csrf_failed`` saying what to send (``web.http.errors.csrf_refused``). Asking for a
 token (``POST /token/``) signs in with the body alone: a session cookie is not read, so a script
 that registered first (and holds its session cookie) needs no CSRF token there.
 """
@@ -60,7 +60,7 @@ from accounts.throttling import (
     TooManyResetRequests,
     client_ip,
 )
-from web.errors import ApiErrorBody
+from web.http.errors import ApiErrorBody
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractUser

@@ -3,7 +3,7 @@
     .venv/bin/python -m bench.publish_bench [--sends N] [--rounds R] [--redis-url URL]
 
 Every move publishes the game, as its player sees it, to the game's group
-(``games.live``). This sends such a message ``--sends`` times (default 3,000, after 200 not
+(``web.live.games``). This sends such a message ``--sends`` times (default 3,000, after 200 not
 counted), one after the other as a worker's publisher does, with each of channels_redis's two
 layers in turn, ``--rounds`` times (default 3), and prints per send: the CPU time of this
 process (what a server worker spends), the wall time, and the CPU time Redis reports having
@@ -41,7 +41,7 @@ LAYERS: dict[str, Callable[[str], Any]] = {
 
 
 def game_update() -> dict[str, Any]:
-    """A live update as ``games.live`` sends it (the representation's shape, no database)."""
+    """A live update as ``web.live.games`` sends it (the representation's shape, no database)."""
     variant = get_variant("selective-castle")
     state = variant.deal(2026)
     game = {

@@ -11,7 +11,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Set up Django (apps registry) before importing anything that touches models.
 django.setup(set_prefix=False)
 
-from web.handlers import SyncChainASGIHandler  # noqa: E402
+from web.http.handlers import SyncChainASGIHandler  # noqa: E402
 
 django_asgi_app = SyncChainASGIHandler()
 
@@ -22,8 +22,8 @@ from django.urls import reverse  # noqa: E402
 
 from accounts.websocket import TokenAuthMiddleware  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from web.db_outage import WebsocketGuard  # noqa: E402
-from web.origins import SameOriginValidator  # noqa: E402
+from web.http.db_outage import WebsocketGuard  # noqa: E402
+from web.http.origins import SameOriginValidator  # noqa: E402
 
 if settings.DEBUG:
     # bin/run serves with the daphne CLI, which (unlike runserver) serves no static files.

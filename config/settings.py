@@ -100,7 +100,7 @@ DAILY_SECRET = DAILY_SECRET or f"daily:{SECRET_KEY}"
 # "testserver" is the host Django's test client sends.
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 # Origins other than the site's own whose pages may write with the session (Django's CSRF check)
-# and open its websockets (web.origins), e.g. "https://patience.example.org" when a proxy
+# and open its websockets (web.http.origins), e.g. "https://patience.example.org" when a proxy
 # does not pass the Host header the browser used.
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 CSRF_FAILURE_VIEW = "frontend.views.csrf_failure"  # JSON under /api/, the site's page elsewhere
@@ -126,9 +126,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # First: a request whose database connection was lost runs again, or gets a 503.
-    "web.db_outage.RetryOnLostConnection",
+    "web.http.db_outage.RetryOnLostConnection",
     "django.middleware.security.SecurityMiddleware",
-    "web.security.ContentSecurityPolicyMiddleware",
+    "web.http.security.ContentSecurityPolicyMiddleware",
     # Serves collected static files when DEBUG is off (production runs no separate file server).
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -137,8 +137,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "web.errors.PrivateApiResponses",
-    "web.errors.ApiServerErrorMiddleware",
+    "web.http.errors.PrivateApiResponses",
+    "web.http.errors.ApiServerErrorMiddleware",
     "frontend.middleware.NotFoundPageMiddleware",
 ]
 
@@ -146,7 +146,7 @@ MIDDLEWARE = [
 SESSION_ENGINE = "accounts.sessions"
 
 # Error reports never show local variables (a game's hidden cards may be among them).
-DEFAULT_EXCEPTION_REPORTER_FILTER = "web.errors.HiddenCardsReporterFilter"
+DEFAULT_EXCEPTION_REPORTER_FILTER = "web.http.errors.HiddenCardsReporterFilter"
 
 ROOT_URLCONF = "config.urls"
 
@@ -312,12 +312,12 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["web.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["web.http.parsers.JSONParser"],
     # ASCII-escaped output: a client's invalid unicode echoed in a message cannot break it.
     "UNICODE_JSON": False,
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 20,
-    "EXCEPTION_HANDLER": "web.errors.exception_handler",
+    "EXCEPTION_HANDLER": "web.http.errors.exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "password_reset": "10/hour",
         "register": (
@@ -388,7 +388,7 @@ LEADERBOARD_PUSH_INTERVAL = env_number("LEADERBOARD_PUSH_INTERVAL", 0.25)
 # The most a hint may search (games.solver.hints), in seconds: its request's thread is busy
 # that long (and shares the process's interpreter with the others), but holds no transaction.
 HINT_SECONDS = env_number("HINT_SECONDS", 1.0)
-# Websockets open at once (web.connection_cap), over every server process; more are closed
+# Websockets open at once (web.live.connection_cap), over every server process; more are closed
 # with code 4430, and 0 turns a cap off. Each page opens at most one, so 30 per account is
 # thirty pages of one player open on all their devices and scripts together, more than anyone
 # plays or watches, while one account (or a leaked token) cannot hold thousands of the
@@ -401,10 +401,10 @@ WEBSOCKET_CONNECTIONS_PER_ADDRESS = env_number("WEBSOCKET_CONNECTIONS_PER_ADDRES
 WEBSOCKET_CONNECTION_TTL = 60.0
 # Each server process checks every so many seconds that its channel layer (Redis) still
 # delivers, and closes its live websockets (code 4503) when it does not, so pages reconnect and
-# catch up rather than miss updates while saying "Live" (web.layer_watch). 0: no check.
+# catch up rather than miss updates while saying "Live" (web.live.layer_watch). 0: no check.
 LIVE_LAYER_CHECK_SECONDS = env_number("LIVE_LAYER_CHECK_SECONDS", 5.0)
 # A live update is sent after its change commits, and its request waits for Redis at most this
-# long (web.publish): a Redis that hangs delays answers by this much, never holds them.
+# long (web.live.publish): a Redis that hangs delays answers by this much, never holds them.
 LIVE_UPDATE_TIMEOUT_SECONDS = env_number("LIVE_UPDATE_TIMEOUT_SECONDS", 2.0)
 
 # API keys a server process has signed in with are kept this many seconds (accounts.token_cache),

@@ -3,8 +3,8 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
 
-from web.errors import no_such_endpoint
-from web.views import DocsView, SchemaView, health
+from web.http.errors import no_such_endpoint
+from web.http.views import DocsView, SchemaView, health
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -22,6 +22,6 @@ urlpatterns = [
     path("", include("frontend.urls")),
 ]
 
-handler400 = "web.errors.bad_request"
+handler400 = "web.http.errors.bad_request"
 handler404 = "frontend.views.not_found"
-handler500 = "web.errors.server_error"
+handler500 = "web.http.errors.server_error"

@@ -19,12 +19,12 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from accounts.selectors import reset_link_user
 from accounts.services import INVALID_RESET_LINK_MESSAGE
 from frontend.games import GAMES
-from games.daily import days
+from games.core import days
 from games.play import selectors as play_selectors
 from games.profiles import selectors as profiles
 from games.solver.winnability import budget_words, percent
 from games.solver.winnability import read_summary as read_winnability_summary
-from web import errors
+from web.http import errors
 
 
 def _rules_path(slug: str) -> Path:

@@ -1,7 +1,7 @@
 """Websockets: a game's changes for its player (and staff), a daily leaderboard for anyone.
 
 Consumers hold no game logic: they authorise, join a group, and pass on what the services
-published after their commits (``games.live``) or what the selectors read.
+published after their commits (``web.live.games``) or what the selectors read.
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ from rest_framework.renderers import JSONRenderer
 from accounts.live import SignIn, SignOut, account_group
 from accounts.selectors import still_signed_in
 from games.daily import leaderboards
-from games.live import game_group, leaderboard_group
 from games.play import selectors as play_selectors
 from games.rules import VARIANTS
-from web import connection_cap, layer_watch
-from web.errors import REDIS_UNREACHABLE
+from web.http.errors import REDIS_UNREACHABLE
+from web.live import connection_cap, layer_watch
+from web.live.games import game_group, leaderboard_group
 
 # Close codes (4000-4999 are the application's own).
 NOT_SIGNED_IN, FORBIDDEN, NOT_FOUND, TOO_MANY_MESSAGES = 4401, 4403, 4404, 4429
@@ -159,7 +159,7 @@ class PatienceConsumer(AsyncJsonWebsocketConsumer):
     async def join(self, group: str) -> None:
         self.joined = (*self.joined, group)
         await self.channel_layer.group_add(group, self.channel_name)
-        # Listening to a group: closed if the layer stops delivering (web.layer_watch).
+        # Listening to a group: closed if the layer stops delivering (web.live.layer_watch).
         layer_watch.watch(self)
 
     async def leave(self, group: str) -> None:

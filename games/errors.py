@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from accounts.errors import ServiceError
+from web.errors import ServiceError
 
 
 class GameError(ServiceError):

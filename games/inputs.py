@@ -12,7 +12,7 @@ from games.play import selectors as play_selectors
 from games.play.idempotency import MAX_KEY_LENGTH, IdempotencyKey
 from games.rules import VARIANTS
 from games.serializers import UNKNOWN_VARIANT_MESSAGE, ReplayQuery
-from web.errors import ApiError, ApiErrorBody
+from web.http.errors import ApiError, ApiErrorBody
 
 if TYPE_CHECKING:
     from games.models import Game

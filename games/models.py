@@ -121,7 +121,7 @@ class Game(models.Model):
     board_moves = models.PositiveIntegerField(default=0)
     undo_count = models.PositiveIntegerField(default=0)
     #: An undo would be accepted now: a casual game in play whose last move on the board
-    #: showed no hidden card (``games.play.history.revealed_hidden_cards``).
+    #: showed no hidden card (``games.core.history.revealed_hidden_cards``).
     can_undo = models.BooleanField(default=False)
     hint_count = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)

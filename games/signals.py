@@ -15,10 +15,12 @@ from django.db.models.signals import pre_delete
 from django.dispatch import receiver
 
 from accounts.services import removed_by_staff, removing_accounts
-from games import live
+from games.core.signals import ranked_game_finished
 from games.daily import leaderboards
 from games.models import Game
 from games.moderation import services as moderation
+from games.moderation.fair_play import record_automatic_flags
+from web.live import games as live
 
 
 @receiver(pre_delete, sender=settings.AUTH_USER_MODEL, dispatch_uid="games.player_removed")
@@ -40,3 +42,9 @@ def lock_games_of_removed_accounts(sender: Any, users: list[Any], **kwargs: Any)
     # under way finishes first and its row is deleted with the game; a later one finds none.
     owners = [user.pk for user in users]
     list(Game.objects.select_for_update().filter(owner_id__in=owners).values_list("pk", flat=True))
+
+
+@receiver(ranked_game_finished, dispatch_uid="games.fair_play_checks")
+def check_finished_attempt(sender: Any, game: Game, **kwargs: Any) -> None:
+    # In the transaction that finished the attempt, under its lock (games.core.signals).
+    record_automatic_flags(game)

@@ -109,7 +109,7 @@ def staff_client(db: None) -> object:
 
 @pytest.fixture(autouse=True)
 def _request_threads_give_back_their_connections() -> Iterator[None]:
-    """The ASGI application's handler (web.handlers) keeps finished requests' threads for the
+    """The ASGI application's handler (web.http.handlers) keeps finished requests' threads for the
     next requests, each with its own database connection, open as in production. A test that
     served requests through ``config.asgi`` (a streamed export, say) would leave that
     connection to the next test, which may not touch the database at all: the next request

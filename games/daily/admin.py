@@ -15,7 +15,8 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
-from games.daily import days, leaderboards
+from games.core import days
+from games.daily import leaderboards
 from games.daily import services as daily_services
 from games.models import DailyChallenge
 from games.rules import MAX_SEED

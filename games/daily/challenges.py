@@ -37,7 +37,8 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from games.background import orphans
-from games.daily import certify, days
+from games.core import days
+from games.daily import certify
 from games.models import DailyChallenge, Deal
 from games.rules import DEAL_VERSION, VARIANTS
 from games.solver import LOST, WON, SolverBug

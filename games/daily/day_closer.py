@@ -29,8 +29,8 @@ from collections.abc import Callable
 from django.db import close_old_connections, connections
 from django.utils import timezone
 
-from games import live
 from games.daily import services as daily_services
+from web.live import games as live
 
 logger = logging.getLogger("patience.day_closer")
 

@@ -24,8 +24,9 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce, Rank
 
-from games.daily import days, responses
-from games.errors import GameError
+from games.core import days
+from games.core.pages import page_start
+from games.daily import responses
 from games.models import DailyChallenge, Game
 from games.rules import VARIANTS
 
@@ -80,21 +81,6 @@ RESULT_FIELDS = ("status", "won", "cards_home", "board_moves", "duration")  # wh
 
 
 LEADERBOARD_FIELDS = ("owner_id", "owner__username", *RESULT_FIELDS)
-
-
-def no_such_page(page: int, pages: int) -> GameError:
-    """A page after the last one (the games list and the leaderboards answer it alike)."""
-    message = f"There is no page {page}: the last is page {pages}."
-    return GameError("not_found", message, pages=pages)
-
-
-def page_start(count: int, page: int, size: int) -> tuple[int, int]:
-    """The first row of ``page`` and how many pages ``count`` rows fill (page 1 of none is a
-    page, empty); a page after the last one is ``no_such_page``."""
-    pages = max(1, -(-count // size))
-    if page > pages:
-        raise no_such_page(page, pages)
-    return (page - 1) * size, pages
 
 
 def daily_leaderboard(

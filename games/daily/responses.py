@@ -1,13 +1,13 @@
 """The daily challenges API's answers, as ``games.daily.selectors`` and
 ``games.daily.leaderboards`` build them (TypedDicts: the OpenAPI schema reads them,
-``web.schema``)."""
+``web.http.schema``)."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from games.rules.shapes import FullState
-from web.schema import IsoDate, Time
+from web.http.schema import IsoDate, Time
 
 
 class AttemptSummary(TypedDict):

@@ -9,13 +9,14 @@ from django.db.models import (
     Count,
 )
 
-from games.daily import days, responses
+from games.core import days
+from games.core.history import (
+    opening,
+)
+from games.daily import responses
 from games.daily.leaderboards import daily_streaks, ranked_attempts
 from games.errors import GameError
 from games.models import DailyChallenge, Game
-from games.play.history import (
-    opening,
-)
 from games.rules import VARIANTS, get_variant
 
 

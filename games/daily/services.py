@@ -9,10 +9,12 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
-from games.daily import challenges, days
+from games.core import days
+from games.core.locks import lock_any_game
+from games.daily import challenges
 from games.errors import GameError
 from games.models import AuditLog, DailyChallenge, Game
-from games.moderation.services import audit, lock_any_game
+from games.moderation.services import audit
 from games.play.idempotency import IdempotencyKey, StoredAnswer
 from games.play.services import (
     Outcome,

@@ -11,7 +11,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.daily import days, leaderboards
+from games.core import days
+from games.daily import leaderboards
 from games.daily import selectors as daily_selectors
 from games.daily import services as daily_services
 from games.daily.responses import (
@@ -24,7 +25,7 @@ from games.daily.serializers import DAY_MESSAGE, DailyQuery
 from games.inputs import ERRORS, answer, idempotency_key, known_variant, valid
 from games.play.responses import Game
 from games.serializers import PageQuery, ReplayQuery
-from web.errors import ApiError, ApiErrorBody
+from web.http.errors import ApiError, ApiErrorBody
 
 if TYPE_CHECKING:
     pass

@@ -1,5 +1,5 @@
 """A player's data export, as ``games.export.archive`` writes it (TypedDicts: the OpenAPI
-schema reads them, ``web.schema``)."""
+schema reads them, ``web.http.schema``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Annotated, TypedDict
 
 from games.daily.responses import Streaks
 from games.play.responses import GameSummary, HistoryEntry, Stats
-from web.schema import Time
+from web.http.schema import Time
 
 
 class ExportAccount(TypedDict):

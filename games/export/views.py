@@ -13,8 +13,8 @@ from rest_framework.views import APIView
 
 from games.export import archive
 from games.export.responses import Export
-from web.errors import ApiErrorBody
-from web.handlers import streaming_content
+from web.http.errors import ApiErrorBody
+from web.http.streaming import streaming_content
 
 if TYPE_CHECKING:
     pass
@@ -43,4 +43,4 @@ class ExportView(APIView):
         )
         day = exported_at.date().isoformat()
         response["Content-Disposition"] = f'attachment; filename="patience-data-{day}.json"'
-        return response  # no-store, as every API answer (web.errors.PrivateApiResponses)
+        return response  # no-store, as every API answer (web.http.errors.PrivateApiResponses)

@@ -1,6 +1,6 @@
 from django.db import migrations, models
 
-from games.play.history import last_move_can_be_undone
+from games.core.history import last_move_can_be_undone
 
 
 def fill_can_undo(apps, schema_editor):

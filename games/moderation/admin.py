@@ -22,7 +22,6 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
-from accounts.errors import ServiceError
 from games.admin_base import ReadOnlyMixin, int_param
 from games.models import AuditLog, Game, GameFlag
 from games.moderation import review, verification
@@ -35,6 +34,7 @@ from games.moderation.presenters import (
     timeline_rows,
 )
 from games.play.admin import MoveInline, without_open_day_seed_matches
+from web.errors import ServiceError
 
 
 @admin.register(GameFlag)

@@ -8,15 +8,15 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from games.models import Game, GameFlag
-from games.moderation import fair_play
-from games.moderation.review import review_timeline
-from games.moderation.services import lock_any_game
-from games.moderation.verification import history_rows, verification
-from games.play.history import (
+from games.core.history import (
     final_run_home,
     standing_entries,
 )
+from games.core.locks import lock_any_game
+from games.models import Game, GameFlag
+from games.moderation import fair_play
+from games.moderation.review import review_timeline
+from games.moderation.verification import history_rows, verification
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """The staff review API's answer, as ``games.moderation.review`` builds it (TypedDicts: the
-OpenAPI schema reads them, ``web.schema``)."""
+OpenAPI schema reads them, ``web.http.schema``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Annotated, TypedDict
 
 from games.play.responses import GameSummary, HistoryEntry
 from games.rules.shapes import FullState
-from web.schema import Time
+from web.http.schema import Time
 
 
 class StaffGame(GameSummary):

@@ -8,15 +8,15 @@ from django.db.models import (
     QuerySet,
 )
 
-from games.daily import days
+from games.core import days
+from games.core.history import (
+    opening,
+    replay_history,
+)
 from games.errors import GameError
 from games.models import AuditLog, Game, GameFlag
 from games.moderation import responses
 from games.moderation.verification import HistoryRow, history_rows, verification
-from games.play.history import (
-    opening,
-    replay_history,
-)
 from games.play.selectors import game_summary, invalid_step
 from games.rules import ReplayError, get_variant
 

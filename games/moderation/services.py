@@ -10,9 +10,10 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from games import live
+from games.core.locks import lock_any_game
 from games.errors import GameError
 from games.models import AuditLog, DailyChallenge, Game, GameFlag
+from web.live import games as live
 
 
 def flag_game(*, actor: AbstractBaseUser, game_id: int, reason: str) -> GameFlag:
@@ -103,18 +104,6 @@ def audit_account_removals(
         )
         for user in users
     ]
-
-
-def lock_any_game(game_id: int) -> Game:
-    """Any player's game, locked until the transaction ends: for staff and the checks."""
-    try:
-        return (
-            Game.objects.select_for_update(of=("self",))
-            .select_related("deal", "daily", "owner")
-            .get(pk=game_id)
-        )
-    except Game.DoesNotExist:
-        raise GameError("not_found", "There is no such game.") from None
 
 
 def _reason(reason: str) -> str:

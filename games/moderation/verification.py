@@ -6,14 +6,14 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from games.models import Game
-from games.play.history import (
+from games.core.history import (
     CLOSE,
     RESIGN,
     last_move_can_be_undone,
     opening,
     replay_history,
 )
+from games.models import Game
 from games.rules import ReplayError, get_variant
 
 

@@ -18,7 +18,7 @@ from games.play import selectors as play_selectors
 from games.serializers import (
     ReplayQuery,
 )
-from web.errors import ApiErrorBody
+from web.http.errors import ApiErrorBody
 
 if TYPE_CHECKING:
     pass

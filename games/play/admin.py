@@ -9,7 +9,7 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest
 
 from games.admin_base import ReadOnlyMixin
-from games.daily import days
+from games.core import days
 from games.models import DailyChallenge, Deal, Move
 
 #: What staff see instead of the seed of a day still open (they may play its ranked attempt).

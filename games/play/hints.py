@@ -12,12 +12,12 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 from django.db import connection
 
+from games.core.history import (
+    positions_seen,
+)
 from games.errors import GameError
 from games.models import Game
 from games.play import responses
-from games.play.history import (
-    positions_seen,
-)
 from games.play.idempotency import IdempotencyKey, StoredAnswer
 from games.play.services import Outcome, lock_playing_game, write_once
 from games.rules import Move, State, Variant, get_variant

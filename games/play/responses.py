@@ -1,5 +1,5 @@
 """The games API's answers, as ``games.play.selectors`` and ``games.play.hints`` build them
-(TypedDicts: the OpenAPI schema reads them, ``web.schema``)."""
+(TypedDicts: the OpenAPI schema reads them, ``web.http.schema``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from drf_spectacular.types import OpenApiTypes
 from games.models import VARIANT_CHOICES
 from games.models import Game as GameRow
 from games.rules.shapes import PlayerView
-from web.schema import IsoDate, OneOf, Time
+from web.http.schema import IsoDate, OneOf, Time
 
 Link = Annotated[str, OpenApiTypes.URI]
 

@@ -27,13 +27,16 @@ def game_result(game: Game, moves: int) -> responses.Result:
     that finished before this one; ``streak`` counts this game's player's wins at this game in
     a row, in the order the games finished, ending with this one (a game lost, resigned or
     closed ends a run; games still in play do not count)."""
+    before = Q(pk__lt=game.pk)  # an end with no time (written so by hand): by creation
+    if game.finished_at is not None:
+        before = Q(finished_at__lt=game.finished_at) | Q(
+            finished_at=game.finished_at, pk__lt=game.pk
+        )
     earlier = (
         Game.objects.filter(owner_id=game.owner_id, deal__variant=game.deal.variant)
         .exclude(status=Game.Status.PLAYING)
         .exclude(pk=game.pk)
-        .filter(
-            Q(finished_at__lt=game.finished_at) | Q(finished_at=game.finished_at, pk__lt=game.pk)
-        )
+        .filter(before)
         .order_by("-finished_at", "-pk")
         .values_list("status", "state__move_number", "created_at", "finished_at")
     )

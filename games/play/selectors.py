@@ -11,15 +11,15 @@ from django.db.models import (
     QuerySet,
 )
 
-from games.daily import days
+from games.core import days
+from games.core.history import (
+    line_of_play,
+)
 from games.errors import GameError
 from games.models import Game, Move
 from games.play import responses
 from games.play.autoplay import finishes_home, safe_home_moves
 from games.play.results import game_result, played_seconds
-from games.play.history import (
-    line_of_play,
-)
 from games.rules import VARIANTS, State, Variant, get_variant
 
 #: The games list's status filter for every game that is over, whatever its outcome.

@@ -11,7 +11,7 @@ from games.models import Game
 from games.play.selectors import FINISHED
 from games.rules import MAX_SEED
 from games.serializers import variant_field, whole_number
-from web.errors import KnownFieldsOnly
+from web.http.errors import KnownFieldsOnly
 
 #: As games.play.services.create_game says it.
 SEED_MESSAGE = f"A deal number is a whole number from 0 to {MAX_SEED}."

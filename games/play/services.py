@@ -24,15 +24,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 from rest_framework.renderers import JSONRenderer
 
-from accounts.errors import ServiceError
-from games import live
-from games.daily import days
-from games.errors import GameError
-from games.models import DailyChallenge, Deal, Game
-from games.moderation.fair_play import record_automatic_flags
-from games.play import idempotency, responses, winnable_pool
-from games.play import selectors as play_selectors
-from games.play.history import (
+from games.core import days
+from games.core.history import (
     CLOSE,
     RESIGN,
     SERVICE_EVENTS,
@@ -42,9 +35,17 @@ from games.play.history import (
     revealed_hidden_cards,
     standing_entries,
 )
+from games.core.locks import lock_game
+from games.core.signals import ranked_game_finished
+from games.errors import GameError
+from games.models import DailyChallenge, Deal, Game
+from games.play import idempotency, responses, winnable_pool
+from games.play import selectors as play_selectors
 from games.play.idempotency import IdempotencyKey, StoredAnswer
 from games.rules import DEAL_VERSION, MAX_SEED, IllegalMove, State, Variant, get_variant
-from web.errors import ApiError, exception_handler
+from web.errors import ServiceError
+from web.http.errors import ApiError, exception_handler
+from web.live import games as live
 
 STATUS_AFTER_EVENT = {"game_won": Game.Status.WON, "game_lost": Game.Status.LOST}
 
@@ -331,20 +332,6 @@ def resign_game(
     return write_once(user, key, act)
 
 
-def lock_game(user: AbstractBaseUser, game_id: int) -> Game:
-    """The player's game with its deal and daily challenge, its row locked until the
-    transaction ends; 404 ``not_found`` for anyone else's."""
-    game = (
-        Game.objects.select_related("deal", "daily")
-        .select_for_update(of=("self",))
-        .filter(pk=game_id, owner_id=user.pk)
-        .first()
-    )
-    if game is None:
-        raise GameError("not_found", "There is no such game.")
-    return game
-
-
 def lock_game_to_act(
     user: AbstractBaseUser, game_id: int, expected_move_number: int | None
 ) -> Game | GameError:
@@ -412,9 +399,9 @@ def record(
     game.finished_at = finished_at if status != Game.Status.PLAYING else None
     append_entry(game, payload, events, now)
     if game.ranked and game.is_finished:
-        # Checked as the attempt's result becomes final, in the same transaction: a finished
-        # attempt is never on a leaderboard unchecked. `manage.py flag_games` checks the rest.
-        record_automatic_flags(game)
+        # The fair-play checks receive it, in the same transaction: a finished attempt is never
+        # on a leaderboard unchecked. `manage.py flag_games` checks the rest.
+        ranked_game_finished.send(sender=Game, game=game)
     outcome = Outcome(game, state, events)
     outcome.schedule_live_update()
     return outcome

@@ -14,9 +14,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.errors import ServiceError
 from games import catalogue
-from games.daily import leaderboards
+from games.core.pages import no_such_page
 from games.inputs import ERRORS, answer, asked_step, body, idempotency_key, valid
 from games.play import hints as play_hints
 from games.play import idempotency
@@ -31,7 +30,8 @@ from games.play.throttling import (
     too_many_hints,
 )
 from games.serializers import PageQuery, ReplayQuery
-from web.errors import ApiError, ApiErrorBody
+from web.errors import ServiceError
+from web.http.errors import ApiError, ApiErrorBody
 
 
 class VariantListView(APIView):
@@ -53,7 +53,7 @@ class _Paginator(Paginator):
         except EmptyPage:
             if int(number) < 1:
                 raise
-            raise leaderboards.no_such_page(int(number), self.num_pages) from None
+            raise no_such_page(int(number), self.num_pages) from None
 
 
 class GamePages(PageNumberPagination):

@@ -1,12 +1,12 @@
 """A public player profile, as ``games.profiles.selectors`` builds it (TypedDicts: the OpenAPI
-schema reads them, ``web.schema``)."""
+schema reads them, ``web.http.schema``)."""
 
 from __future__ import annotations
 
 from typing import Annotated, TypedDict
 
 from games.daily.responses import AttemptResult, Streaks
-from web.schema import IsoDate
+from web.http.schema import IsoDate
 
 
 class PlayerDailyStats(TypedDict):

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from games.profiles import selectors as profiles
 from games.profiles.responses import PlayerProfile
-from web.errors import ApiError, ApiErrorBody
+from web.http.errors import ApiError, ApiErrorBody
 
 if TYPE_CHECKING:
     pass

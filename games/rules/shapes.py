@@ -1,5 +1,5 @@
 """A board in JSON (``notation``): the whole of it, as stored and as staff see it, and as its
-player sees it. The API's answers hold them (``web.schema`` reads these TypedDicts): plain
+player sees it. The API's answers hold them (``web.http.schema`` reads these TypedDicts): plain
 typing, nothing of Django."""
 
 from __future__ import annotations

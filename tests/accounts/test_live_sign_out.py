@@ -22,7 +22,7 @@ from django.utils.http import urlsafe_base64_encode
 from accounts.live import SignIn, SignOut, session_tag
 from config.asgi import application
 from games.consumers import SIGNED_OUT_MESSAGE, PatienceConsumer
-from games.daily import days
+from games.core import days
 from games.daily import services as daily_services
 from games.play import services as play_services
 from tests.accounts.helpers import PASSWORD, login, post, url

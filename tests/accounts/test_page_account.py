@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.test import APIClient
 
-from games.daily import days
+from games.core import days
 from games.models import Game
 from tests.accounts.helpers import PASSWORD, assert_error, login, post, url
 

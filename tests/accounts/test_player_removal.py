@@ -14,13 +14,14 @@ from django.db import transaction
 from django.test import Client
 
 from accounts import services as accounts
-from accounts.errors import ServiceError
 from config.asgi import application
-from games.daily import days, leaderboards
+from games.core import days
+from games.daily import leaderboards
 from games.daily import services as daily_services
-from games.live import leaderboard_group
 from games.play import services as play_services
 from tests.games.helpers import GroupInbox
+from web.errors import ServiceError
+from web.live.games import leaderboard_group
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

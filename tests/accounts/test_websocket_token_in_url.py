@@ -12,7 +12,7 @@ from channels.testing import WebsocketCommunicator
 from rest_framework.authtoken.models import Token
 
 from config.asgi import application
-from games.daily import days
+from games.core import days
 from games.play import services as play_services
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.test import Client, RequestFactory
 
 from tests.games.helpers import assert_error
-from web.errors import csrf_failure
+from web.http.errors import csrf_failure
 
 
 def test_the_schema_generates_without_warnings(tmp_path):

@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from pytest_django import Settings
 
 import config.asgi
-from web.handlers import SyncChainASGIHandler
+from web.http.handlers import SyncChainASGIHandler
 
 
 @async_to_sync
@@ -69,7 +69,7 @@ def test_static_files_served_in_debug(settings: Settings) -> None:
 
 
 def test_the_middleware_chain_and_view_run_in_one_synchronous_call() -> None:
-    # One trip to a thread per request, not one per middleware hook (web/handlers.py).
+    # One trip to a thread per request, not one per middleware hook (web/http/handlers.py).
     served = config.asgi.router.application_mapping["http"]
     # Under DEBUG (an earlier test reloads the module) it is wrapped to serve static files.
     assert isinstance(getattr(served, "application", served), SyncChainASGIHandler)
@@ -127,10 +127,10 @@ def test_requests_at_the_same_time_each_have_a_thread(settings: Settings) -> Non
 def test_idle_request_threads_are_kept_up_to_a_limit(
     settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import web.handlers
+    import web.http.handlers
     from tests.config import urls_threads
 
-    monkeypatch.setattr(web.handlers, "MAX_IDLE_THREADS", 1)
+    monkeypatch.setattr(web.http.handlers, "MAX_IDLE_THREADS", 1)
     settings.ROOT_URLCONF = "tests.config.urls_threads"
     urls_threads.met.clear()
     handler = SyncChainASGIHandler()

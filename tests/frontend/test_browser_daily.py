@@ -329,7 +329,7 @@ def test_a_new_player_sees_every_deal_proven_and_after_the_day_how_it_could_be_w
     """Today: each prepared challenge says how hard it is and that it can be won, and nothing
     of its line; after the day: "See how it could be won" steps through the solver's line
     from the deal to the last card home."""
-    from games.daily import days
+    from games.core import days
     from games.models import DailyChallenge
 
     today = days.today()

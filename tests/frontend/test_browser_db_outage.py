@@ -1,4 +1,4 @@
-"""The play page through a database outage: a move answered 503 (web.db_outage) is sent again
+"""The play page through a database outage: a move answered 503 (web.http.db_outage) is sent again
 with the same Idempotency-Key, and the player sees "Reconnecting…" and then the move, no
 error (a real browser; the 503s stand in for the server's, whose own tests are in
 tests/web/test_db_outage.py)."""

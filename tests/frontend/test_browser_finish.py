@@ -214,7 +214,7 @@ def test_a_click_stops_finish_midway_and_a_key_does_too(site, page):
 def test_finish_works_in_a_ranked_attempt_and_is_no_burst_to_fair_play(site, page):
     """Today's Grandfather's Clock challenge set to deal 2: Finish sends twenty cards home in
     the ranked attempt, each an ordinary move, spaced so that fair play finds nothing."""
-    from games.daily import days
+    from games.core import days
     from games.models import DailyChallenge, Deal, Game
     from games.moderation.fair_play import fair_play_findings
     from games.rules import DEAL_VERSION

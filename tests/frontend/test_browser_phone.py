@@ -11,8 +11,8 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from games.core.history import revealed_hidden_cards
 from games.models import Game
-from games.play.history import revealed_hidden_cards
 from games.rules import move_from_json
 from tests.frontend.browser_helpers import (
     Line,

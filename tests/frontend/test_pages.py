@@ -120,7 +120,7 @@ def test_a_404_says_what_kind_of_thing_is_not_there(client: Client, django_user_
 def test_a_daily_board_says_whether_its_day_is_still_to_come_open_or_closed(
     client: Client,
 ) -> None:
-    from games.daily import days
+    from games.core import days
 
     today = days.today()
     ahead, behind = today + dt.timedelta(days=3), today - dt.timedelta(days=1)

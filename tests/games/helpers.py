@@ -175,11 +175,11 @@ DAY = datetime.date(2031, 5, 10)
 
 
 class DailyClock:
-    """Sets the UTC day the service sees: every caller reads it through ``games.daily.days.today``
+    """Sets the UTC day the service sees: every caller reads it through ``games.core.days.today``
     (``day_closed`` and ``closes_at`` included), so one monkeypatch moves them all."""
 
     def __init__(self, monkeypatch: Any, day: Any) -> None:
-        from games.daily import days
+        from games.core import days
 
         self.day = day
         monkeypatch.setattr(days, "today", lambda: self.day)

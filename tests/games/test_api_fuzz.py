@@ -38,7 +38,7 @@ from werkzeug.test import Client as WSGIClient
 
 from accounts.models import UserSession
 from config.wsgi import application
-from games.daily import days
+from games.core import days
 from games.models import (
     AuditLog,
     DailyChallenge,

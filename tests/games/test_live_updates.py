@@ -10,11 +10,11 @@ import time
 import pytest
 from django.db import transaction
 
-from accounts.errors import ServiceError
-from games.live import game_group
 from games.play import selectors as play_selectors
 from games.play import services as play_services
 from tests.games.helpers import GroupInbox
+from web.errors import ServiceError
+from web.live.games import game_group
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -86,7 +86,7 @@ class GatedLayer:
 
 @pytest.fixture
 def gated_layer(monkeypatch) -> GatedLayer:
-    from web import publish
+    from web.live import publish
 
     layer = GatedLayer()
     monkeypatch.setattr(publish, "get_channel_layer", lambda: layer)
@@ -94,7 +94,7 @@ def gated_layer(monkeypatch) -> GatedLayer:
 
 
 def publish_numbered(game_id: int, numbers: range) -> None:
-    from web import publish
+    from web.live import publish
 
     for number in numbers:
         publish.publish(game_group(game_id), {"type": "game.update", "number": number})
@@ -116,7 +116,7 @@ def test_in_a_served_request_updates_are_sent_in_order_on_its_loop_before_it_ans
 
 
 def test_a_background_thread_told_the_servers_loop_sends_on_it(gated_layer):
-    from web.publish import publish_through
+    from web.live.publish import publish_through
 
     async def serve() -> asyncio.AbstractEventLoop:
         loop = asyncio.get_running_loop()
@@ -164,7 +164,7 @@ class BrokenLayer:
 def test_a_failed_live_update_neither_fails_nor_undoes_the_move(
     django_user_model, monkeypatch, caplog
 ):
-    from web import publish
+    from web.live import publish
 
     monkeypatch.setattr(publish, "get_channel_layer", BrokenLayer)
     user = django_user_model.objects.create_user("unheard", password="x")

@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
+from games.core.history import line_of_play
 from games.models import Game, Move
 from games.play import services as play_services
-from games.play.history import line_of_play
 from games.rules import get_variant
 from games.rules.cards import card_name, parse_card
 from tests.games.helpers import SLUGS, assert_error, client_for, new_game, play

@@ -13,7 +13,7 @@ import websockets
 from django.db import connection
 from rest_framework.authtoken.models import Token
 
-from games.daily import days
+from games.core import days
 from tests.support.servers import prepare_dailies_around_today, production_env, servers
 
 pytestmark = [

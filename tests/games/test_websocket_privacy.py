@@ -21,7 +21,6 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 
 from config.asgi import application
-from games import live
 from games.models import Game
 from games.play import hints as play_hints
 from games.play import services as play_services
@@ -33,6 +32,7 @@ from tests.games.hidden_cards import (
     assert_view_hides,
     split_cards,
 )
+from web.live import games as live
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

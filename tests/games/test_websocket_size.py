@@ -11,7 +11,7 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from games import consumers
-from games.daily import days
+from games.core import days
 from tests.games.test_websockets import ORIGIN, connect
 from web import serve
 

@@ -19,7 +19,7 @@ from rest_framework.authtoken.models import Token
 
 from config.asgi import application
 from games import consumers
-from games.daily import days
+from games.core import days
 from games.daily import services as daily_services
 from games.play import hints as play_hints
 from games.play import services as play_services

@@ -137,7 +137,8 @@ def prepare_dailies_around_today() -> None:
     solver budget (tests/conftest.py)."""
     import datetime as dt
 
-    from games.daily import challenges, days
+    from games.core import days
+    from games.daily import challenges
 
     today = days.today()
     challenges.prepare_days(today + dt.timedelta(days=n) for n in (-1, 0, 1))

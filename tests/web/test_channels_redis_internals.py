@@ -1,5 +1,5 @@
 """The parts of channels_redis's pub/sub layer that are not its public API, which
-``web.layer_watch`` (told when a subscription reconnects) reaches into. pyproject.toml pins
+``web.live.layer_watch`` (told when a subscription reconnects) reaches into. pyproject.toml pins
 channels-redis to the version these were written against; an upgrade that moves them fails
 here, by name, before it fails in a server."""
 
@@ -33,7 +33,7 @@ def test_pyproject_pins_the_installed_channels_redis() -> None:
 
 
 def test_the_private_method_used_exists_with_its_signature() -> None:
-    # The layer of the running event loop, whose shards web.layer_watch hooks.
+    # The layer of the running event loop, whose shards web.live.layer_watch hooks.
     assert parameters(RedisPubSubChannelLayer._get_layer) == ["self"]
 
 
@@ -43,7 +43,7 @@ def test_the_private_attributes_used_are_there_and_of_their_kind() -> None:
         loop_layer = layer._get_layer()
         assert isinstance(loop_layer, RedisPubSubLoopLayer)
         assert layer._get_layer() is loop_layer  # one per event loop
-        assert isinstance(loop_layer._shards, list)  # web.layer_watch
+        assert isinstance(loop_layer._shards, list)  # web.live.layer_watch
         assert loop_layer._shards and all(
             isinstance(shard, RedisSingleShardConnection) for shard in loop_layer._shards
         )
@@ -51,7 +51,7 @@ def test_the_private_attributes_used_are_there_and_of_their_kind() -> None:
         assert shard._redis is None and shard._pubsub is None  # nothing connected yet
         shard._ensure_redis()  # connects nothing either: a client, its pool, its pub/sub
         assert isinstance(shard._redis, Redis)
-        # web.layer_watch: the subscription's connection, once there is one, takes a callback.
+        # web.live.layer_watch: the subscription's connection, once there is one, takes a callback.
         assert hasattr(shard._pubsub, "connection")
         await shard._redis.aclose()
 

@@ -1,5 +1,5 @@
 """At most so many websockets per account and per address, counted in this process's memory or,
-with ``REDIS_URL``, in Redis over every server process (``web.connection_cap``).
+with ``REDIS_URL``, in Redis over every server process (``web.live.connection_cap``).
 
 The counting tests run on both counters: in memory always, on Redis when ``REDIS_URL`` is set
 (CI). A process that dies is shown by slots that are never renewed nor released.
@@ -22,9 +22,9 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from config.asgi import application
-from games.daily import days
+from games.core import days
 from games.play import services as play_services
-from web import connection_cap
+from web.live import connection_cap
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,6 +1,6 @@
 """PostgreSQL dropping a server's connections (a restart, a failover, ``pg_terminate_backend``)
 while players move: never a 500, every acknowledged move kept, every game's snapshot the replay
-of its history (web.db_outage; the clients retry a 503 with the same Idempotency-Key, as the
+of its history (web.http.db_outage; the clients retry a 503 with the same Idempotency-Key, as the
 play page does)."""
 
 from __future__ import annotations
@@ -177,7 +177,7 @@ def test_a_websocket_whose_database_read_fails_is_closed_to_reconnect_not_crashe
     from games.play import selectors as play_selectors
     from games.play import services as play_services
     from tests.games.test_websockets import connect, session_headers
-    from web import db_outage
+    from web.http import db_outage
 
     user = get_user_model().objects.create_user("socket-outage", password="x")
     castle = play_services.create_game(user=user, variant_slug="selective-castle", seed=21)

@@ -16,13 +16,13 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from games import consumers
-from games.daily import days
+from games.core import days
 from games.daily import services as daily_services
 from games.play import services as play_services
 from tests.games.test_websockets import ORIGIN, connect, move_of, session_headers
 from tests.redis_server import PrivateRedis
 from tests.redis_server import private_redis as start_private_redis
-from web import layer_watch
+from web.live import layer_watch
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,4 +1,4 @@
-"""web.schema builds on a private method of drf-spectacular's AutoSchema: these fail when an
+"""web.http.schema builds on a private method of drf-spectacular's AutoSchema: these fail when an
 upgrade changes it, before the API's schema quietly loses its answers."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from importlib.metadata import version
 
 from drf_spectacular import openapi
 
-from web.schema import AnswerSchema
+from web.http.schema import AnswerSchema
 
 
 def test_drf_spectacular_is_the_version_web_schema_was_written_for() -> None:
-    assert version("drf-spectacular") == "0.30.0", "check web/schema.py, then move the pin"
+    assert version("drf-spectacular") == "0.30.0", "check web/http/schema.py, then move the pin"
 
 
 def test_the_private_method_web_schema_overrides_keeps_its_signature() -> None:

@@ -13,8 +13,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games.core.days import today
 from games.daily import challenges
-from games.daily.days import today
 
 
 def a_day(value: str) -> dt.date:

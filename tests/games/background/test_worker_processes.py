@@ -21,7 +21,7 @@ import psycopg
 import pytest
 from django.db import connection
 
-from games.daily import days
+from games.core import days
 from games.models import DailyChallenge, Game, WinnableDeal
 from games.rules import DEAL_VERSION
 from tests.games.helpers import DailyClock, client_for, history, start_daily

@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from games.daily import days
+from games.core import days
 from games.daily import services as daily_services
 from games.models import DailyChallenge
 from games.play import services as play_services

@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.daily import challenges, day_closer, days
+from games.core import days
+from games.daily import challenges, day_closer
 from games.models import DailyChallenge
 from games.rules import VARIANTS, get_variant, move_from_json
 from games.solver import SolverBug
@@ -306,7 +307,7 @@ def test_a_solver_that_cannot_run_stores_nothing(monkeypatch: pytest.MonkeyPatch
 
 
 def test_an_attempt_at_a_proven_days_deal_says_it_can_be_won(real_budget: None) -> None:
-    from games.daily import days as calendar
+    from games.core import days as calendar
     from tests.games.helpers import start_daily
 
     challenges.prepare(calendar.today(), CLOCK)

@@ -1,7 +1,7 @@
 """Daily challenges: one secret deal per game and UTC day, one ranked attempt each, casual
 replays, what a player may see before and after the day closes, and the streaks.
 
-"Today" is whatever ``games.daily.days.today`` says: the ``clock`` fixture sets it (and moves it
+"Today" is whatever ``games.core.days.today`` says: the ``clock`` fixture sets it (and moves it
 on),
 so the tests never depend on the real date.
 """
@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from games.daily import days
+from games.core import days
+from games.core.history import line_of_play
 from games.daily import services as daily_services
 from games.models import DailyChallenge, Game
-from games.play.history import line_of_play
 from games.rules import MAX_SEED, get_variant
 from tests.games.helpers import (
     DAY,

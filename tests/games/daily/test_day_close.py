@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from games.daily import day_closer, days
+from games.core import days
+from games.daily import day_closer
 from games.daily import services as daily_services
-from games.live import game_group, leaderboard_group
 from games.models import Game
 from games.moderation.verification import verification
 from tests.games.helpers import (
@@ -33,6 +33,7 @@ from tests.games.helpers import (
     start_daily,
     unchanged,
 )
+from web.live.games import game_group, leaderboard_group
 
 
 def board(client: Any, date: dt.date = DAY, slug: str = "gold-mine") -> dict[str, Any]:

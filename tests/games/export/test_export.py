@@ -18,7 +18,8 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.renderers import JSONRenderer
 
-from games.daily import days, leaderboards
+from games.core import days
+from games.daily import leaderboards
 from games.daily import services as daily_services
 from games.export import archive
 from games.models import Game, Move

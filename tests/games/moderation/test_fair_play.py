@@ -25,12 +25,12 @@ from django.utils import timezone
 
 from config.asgi import application
 from config.settings import BASE_DIR
-from games.daily import days
+from games.core import days
+from games.core.history import final_run_home
 from games.daily import services as daily_services
 from games.models import AuditLog, Game, GameFlag, Move
 from games.moderation import services as moderation
 from games.play import services as play_services
-from games.play.history import final_run_home
 from tests.games.helpers import client_for, make_user, solve, staff_challenge
 from tests.support.api import make_superuser, signed_in
 

@@ -8,7 +8,7 @@ import datetime as dt
 import pytest
 from django.test import Client
 
-from games.daily import days
+from games.core import days
 from games.daily import services as daily_services
 from games.models import DailyChallenge, Game
 from tests.games.helpers import assert_error, make_user

@@ -14,7 +14,7 @@ from django.contrib.auth.models import Permission
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from games.daily import days
+from games.core import days
 from games.daily import services as daily_services
 from games.models import AuditLog, DailyChallenge, Deal, Game, GameFlag, Move
 from games.moderation import services as moderation
@@ -103,7 +103,7 @@ def expected_board(state: dict[str, Any]) -> dict[str, list[tuple[str, bool]]]:
 
 
 def full_state(game: Game, step: int) -> dict[str, Any]:
-    from games.play.history import line_of_play
+    from games.core.history import line_of_play
 
     variant = get_variant(game.deal.variant)
     entries = list(game.moves.order_by("number").values_list("payload", flat=True))[:step]

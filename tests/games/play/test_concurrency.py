@@ -13,8 +13,8 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
+from games.core.history import line_of_play
 from games.models import Game
-from games.play.history import line_of_play
 from games.rules import get_variant
 from tests.support.threads import answered, run_in_threads
 

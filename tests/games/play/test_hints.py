@@ -11,7 +11,7 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from games.daily import days
+from games.core import days
 from games.models import Game
 from games.play import hints as play_hints
 from games.rules import State, Variant, get_variant

@@ -9,7 +9,7 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.daily import days
+from games.core import days
 from games.daily import services as daily_services
 from games.errors import GameError
 from games.models import Game, Move

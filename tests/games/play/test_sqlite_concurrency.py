@@ -25,7 +25,7 @@ from django.db import connection
 call_command("migrate", verbosity=0)
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
-from games.play.history import line_of_play
+from games.core.history import line_of_play
 from games.models import Game
 from games.rules import get_variant
 

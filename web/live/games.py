@@ -5,7 +5,7 @@ A game's watchers (``ws/games/<id>/``) get the game as its player sees it, with 
 (``move_number``) and events; a daily leaderboard's watchers get a "changed" signal, and
 each consumer fetches the board at most a few times a second (see ``games.consumers``).
 
-Sent with the channel layer's own ``group_send`` (``web.publish``). Two processes may
+Sent with the channel layer's own ``group_send`` (``web.live.publish``). Two processes may
 publish two versions of one game in the wrong order (one moment apart): every update carries
 the whole game and its version, and clients keep the newest they have seen
 (``frontend/static/frontend/js/play.js``). The history in the database is the record; an
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 
-from web.publish import publish, publish_through
+from web.live.publish import publish, publish_through
 
 if TYPE_CHECKING:
     import datetime as dt

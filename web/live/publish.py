@@ -1,13 +1,13 @@
 """Group messages to websocket consumers, through the channel layer's own ``group_send``.
 
-Called after a transaction commits (``games.live``), from a request's thread, a background
+Called after a transaction commits (``web.live.games``), from a request's thread, a background
 thread or a command: the message is sent and waited for, as Channels documents it. A request's
 thread sends on the event loop serving it (``async_to_sync`` finds it), and so does a server's
 background thread that was told the loop (``publish_through``): the in-memory channel layer of
 ``bin/run`` works on its own loop only. The wait is bounded by ``LIVE_UPDATE_TIMEOUT_SECONDS``,
 so a Redis that hangs delays an answer by at most that long and never holds it: the change is
 committed already, the update is logged as not sent, and pages catch up when they reconnect
-(``web.layer_watch`` closes their sockets when Redis stops delivering).
+(``web.live.layer_watch`` closes their sockets when Redis stops delivering).
 
 A hand-made publisher (updates handed to the event loop without waiting, several sent in one
 pipeline through channels_redis's internals) measured no better with

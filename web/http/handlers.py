@@ -24,9 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextvars import ContextVar
 from typing import Any
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
@@ -34,11 +32,7 @@ from django.conf import settings
 from django.core.handlers.asgi import ASGIHandler
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
 
-#: The event loop serving the current request; None outside an ASGI request (tests, commands),
-#: which is how ``streaming_content`` knows how to stream.
-request_loop: ContextVar[asyncio.AbstractEventLoop | None] = ContextVar(
-    "request_loop", default=None
-)
+from web.http.streaming import request_loop
 
 #: Idle request threads kept for reuse; beyond this many, a finished request's thread ends.
 MAX_IDLE_THREADS = 64
@@ -140,43 +134,6 @@ def announced_length(scope: dict[str, Any]) -> int:
 
 def body_too_large(limit: int) -> JsonResponse:
     """413, the API's error format, sent before the body is read (no middleware runs)."""
-    from web.errors import body_too_large_body
+    from web.http.errors import body_too_large_body
 
     return JsonResponse(body_too_large_body(limit), status=413)
-
-
-def streaming_content(chunks: Iterator[bytes]) -> Iterable[bytes] | StreamOnRequestThread:
-    """The content of a ``StreamingHttpResponse`` that is sent as it is made.
-
-    Under this handler (an ASGI request: ``request_loop`` set) Django would read a synchronous
-    iterator to its end, into a list, before sending any of it; so it gets an asynchronous
-    one that advances ``chunks`` on the request's own thread (its database connection, and a
-    transaction the chunks hold open), one chunk a trip. Elsewhere (WSGI, the test client)
-    ``chunks`` as they are."""
-    if request_loop.get() is None:
-        return chunks
-    return StreamOnRequestThread(chunks)
-
-
-class StreamOnRequestThread:
-    """``chunks`` as an asynchronous iterator, each step on the request's thread (the
-    ``ThreadSensitiveContext`` the handler runs the request in). ``close``, which Django calls
-    on the request's thread as the response closes, after the last chunk or a client gone
-    away, closes ``chunks`` there too: a generator left to the garbage collector would leave
-    its ``with`` blocks on whatever thread collects it."""
-
-    def __init__(self, chunks: Iterator[bytes]) -> None:
-        self.chunks = chunks
-
-    def __aiter__(self) -> AsyncIterator[bytes]:
-        return self._chunks()
-
-    async def _chunks(self) -> AsyncIterator[bytes]:
-        step = sync_to_async(next, thread_sensitive=True)
-        while (chunk := await step(self.chunks, None)) is not None:
-            yield chunk
-
-    def close(self) -> None:
-        close = getattr(self.chunks, "close", None)
-        if close is not None:
-            close()

@@ -9,7 +9,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from web.errors import error_body, method_not_allowed_message
+from web.http.errors import error_body, method_not_allowed_message
 
 
 @csrf_exempt  # it changes nothing; a CSRF refusal would be Django's HTML page

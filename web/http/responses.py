@@ -1,6 +1,6 @@
-"""The error body every error answer has (``web.errors.error_body`` builds it), for the
-schema (``web.schema``). ``web.errors`` also names it ``ApiErrorBody``: ``ApiError`` there is
-the exception."""
+"""The error body every error answer has (``web.http.errors.error_body`` builds it), for
+the schema (``web.http.schema``). ``web.http.errors`` also names it ``ApiErrorBody``:
+``ApiError`` there is the exception."""
 
 from __future__ import annotations
 
@@ -19,6 +19,6 @@ class ApiErrorDetail(TypedDict):
 
 
 class ApiError(TypedDict):
-    """The body of every error answer (web.errors)."""
+    """The body of every error answer (web.http.errors)."""
 
     error: ApiErrorDetail

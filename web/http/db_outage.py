@@ -5,7 +5,7 @@ leaves the connections of the process's pool dead; the next statement on each fa
 request that meets a dead connection is run again once, from the start, on a fresh one, when
 nothing of it can have been committed; otherwise (or if the second run fails too) it is
 answered 503 ``service_unavailable`` with ``Retry-After``, and the client sends it again: with
-its ``Idempotency-Key`` (``games.idempotency``) the repeat gets the first answer if the first
+its ``Idempotency-Key`` (``games.play.idempotency``) the repeat gets the first answer if the first
 run did commit, and acts if it did not.
 
 Nothing of a request can have been committed when the statement that failed ran inside a
@@ -21,7 +21,7 @@ round trip on every request): once one is found dead, the pool's idle connection
 another dead one.
 
 Websockets (``WebsocketGuard``): a consumer's database calls are reads; a lost connection
-closes the socket with 4503, as a Redis outage does (``web.layer_watch``), and the page
+closes the socket with 4503, as a Redis outage does (``web.live.layer_watch``), and the page
 reconnects and catches up.
 """
 
@@ -50,7 +50,7 @@ logger = logging.getLogger("patience.database")
 #: What a 503 asks the client to wait, in seconds: a lost connection is replaced at once, a
 #: restarting database is back within seconds.
 RETRY_AFTER_SECONDS = 1
-#: The websocket close code that makes a page reconnect and catch up (``web.layer_watch``).
+#: The websocket close code that makes a page reconnect and catch up (``web.live.layer_watch``).
 SERVICE_INTERRUPTED = 4503
 MESSAGE = "The service is unavailable for a moment. Try again shortly: nothing was lost."
 
@@ -164,7 +164,7 @@ def drop_dead_connections() -> None:
 
 
 def unavailable_body() -> dict[str, Any]:
-    from web.errors import error_body
+    from web.http.errors import error_body
 
     return error_body("service_unavailable", MESSAGE)
 

@@ -1,0 +1,4 @@
+"""What the game features (``play``, ``daily``, ``moderation``) all need, and import from here
+rather than from each other: the calendar of the daily challenges (``days``), a game's row lock
+(``locks``), the history's entries (``history``), pages of a list (``pages``), and the signal a
+finished ranked attempt sends (``signals``)."""
