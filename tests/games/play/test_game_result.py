@@ -116,3 +116,13 @@ def test_a_ranked_daily_win_gives_its_rank_on_the_day(monkeypatch: pytest.Monkey
         theirs = play(other, theirs["id"], move)
     assert theirs["result"]["daily_rank"] == {"rank": 1, "count": 2}
     assert detail(client, game["id"])["result"]["daily_rank"] == {"rank": 2, "count": 2}
+
+
+def test_a_game_over_with_no_end_time_still_has_a_result() -> None:
+    """Games written straight to the database (older rows, tests) may lack finished_at."""
+    user = make_user()
+    client = client_for(user)
+    game = new_game(client, CLOCK)
+    Game.objects.filter(pk=game["id"]).update(status=Game.Status.RESIGNED, finished_at=None)
+    result = detail(client, game["id"])["result"]
+    assert (result["time_seconds"], result["streak"], result["first_win"]) == (None, 0, False)
