@@ -29,7 +29,7 @@ enum { SAFE_AWAY, SAFE_ALTERNATE, SAFE_ANY_SUIT };
 #define MAXP 24
 #define MAXC 104
 #define MAXMOVES 1024
-#define MAXKEY (1 + 2 * MAXP + MAXC)
+#define MAXKEY (2 + 2 * MAXP + MAXC)
 #define RUN 13
 
 static inline int rank_of(int c) { return c % 13 + 1; }
@@ -67,6 +67,9 @@ typedef struct {
     /* Sound pruning (tactics.py): cards keyed by rank and colour only; the discard out of the
      * key; the stronger safe-home rule (SAFE_*). */
     int key_colour, key_discard, safe_rule;
+    /* Deals folded (tactics.FOLDS_DEALS): just after a deal only another deal or a move from
+     * the waste is tried; a search's key tells positions just dealt apart. */
+    int fold_deals;
     uint8_t keycard[52];
     uint8_t tfits[52][52], gfits[52][52], ffits[52][52];
     uint8_t follows_n[52], follows[52][52]; /* the cards ffits puts on each card */
@@ -704,6 +707,12 @@ static int expand(Search *x, int64_t node, Pos *p, Child *children) {
     const Rules *r = x->r;
     Move moves[MAXMOVES];
     int n = legal_moves(r, p, moves);
+    if (r->fold_deals && node > 0 && x->move.data[node].s == DEAL_S) {
+        int kept = 0;
+        for (int i = 0; i < n; i++)
+            if (moves[i].s == DEAL_S || moves[i].s == r->waste) moves[kept++] = moves[i];
+        n = kept;
+    }
     if (x->narrow) n = productive(r, p, moves, n);
     int safe = x->view_only ? -1 : safe_move(r, p, moves, n);
     if (safe >= 0) {
@@ -743,6 +752,7 @@ static int expand(Search *x, int64_t node, Pos *p, Child *children) {
             if (now() >= x->deadline) return -(R_UNKNOWN + 1);
         }
         int kn = canonical_key(r, p, key);
+        if (r->fold_deals) key[kn++] = moves[i].s == DEAL_S;
         int added = table_add(&x->seen, key, kn);
         if (added < 0) return -(R_NOMEM + 1);
         if (!added) {
@@ -786,6 +796,7 @@ static int run_search(Search *x, const Pos *start) {
     }
     uint8_t key[MAXKEY], packed[MAXKEY];
     int kn = canonical_key(r, &p, key);
+    if (r->fold_deals) key[kn++] = 0;
     if (table_add(&x->seen, key, kn) < 0) return R_NOMEM;
     int pn = pack(r, &p, packed);
     if (bytes_reserve(&x->states, pn + 1)) return R_NOMEM;
@@ -884,11 +895,11 @@ static int Rules_init(RulesObject *self, PyObject *args, PyObject *kwds) {
     const uint8_t *kinds, *routes, *builds, *complete;
     Py_ssize_t nk, nr, nb, nc;
     int fstart, deal_count, deal_mode, settle_mode, sort_tab, sort_fnd, refills, sets_base;
-    int key_colour = 0, key_discard = 1, safe_rule = SAFE_AWAY;
-    if (!PyArg_ParseTuple(args, "y#y#y#y#iiiiiiii|iii", &kinds, &nk, &routes, &nr, &builds,
+    int key_colour = 0, key_discard = 1, safe_rule = SAFE_AWAY, fold_deals = 0;
+    if (!PyArg_ParseTuple(args, "y#y#y#y#iiiiiiii|iiii", &kinds, &nk, &routes, &nr, &builds,
                           &nb, &complete, &nc, &fstart, &deal_count, &deal_mode, &settle_mode,
                           &sort_tab, &sort_fnd, &refills, &sets_base, &key_colour,
-                          &key_discard, &safe_rule))
+                          &key_discard, &safe_rule, &fold_deals))
         return -1;
     Rules *r = &self->r;
     memset(r, 0, sizeof *r);
@@ -923,6 +934,7 @@ static int Rules_init(RulesObject *self, PyObject *args, PyObject *kwds) {
     r->key_colour = key_colour;
     r->key_discard = key_discard;
     r->safe_rule = safe_rule;
+    r->fold_deals = fold_deals;
     for (int c = 0; c < 52; c++) r->keycard[c] = (uint8_t)(key_colour ? red_of(c) * 13 + c % 13 : c);
     for (int a = 0; a < 52; a++)
         for (int b = 0; b < 52; b++) {

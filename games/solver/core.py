@@ -24,6 +24,7 @@ from games.rules.building import ALTERNATE_COLOURS, ANY_SUIT, SAME_SUIT, Build
 
 from .tactics import (
     DISCARD_OUT_OF_KEY,
+    FOLDS_DEALS,
     FOUNDATIONS_INTERCHANGEABLE,
     KEYED_BY_COLOUR,
     REFILLS_EMPTIED_PILES,
@@ -113,6 +114,7 @@ class Core:
             int(slug in KEYED_BY_COLOUR),
             int(slug not in DISCARD_OUT_OF_KEY),
             SAFE_HOME.get(slug, SAFE_AWAY),
+            int(slug in FOLDS_DEALS),
         )
         ids = variant.pile_ids
         self._moves = {

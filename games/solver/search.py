@@ -205,7 +205,7 @@ class _Search:
         if self.variant.is_won(start):
             self.outcome = WON
             return WON, []
-        self.seen.add(self.tactics.key(start))
+        self.seen.add(self._key(start, None))
         if self.want_best:
             self.best_score = self.evaluator.score(start)
         try:
@@ -247,6 +247,8 @@ class _Search:
         safe move, where there is one, is the only move tried."""
         variant, tactics, seen = self.variant, self.tactics, self.seen
         moves = variant.legal_moves(state)
+        if tactics.folds_deals and node > 0 and self._dealt(node):
+            moves = [move for move in moves if move.type == "deal" or move.source == "waste"]
         if self.settings.narrow:
             moves = tactics.productive(state, moves)
         safe = None if self.view_only else tactics.safe_move(state, moves)
@@ -261,7 +263,7 @@ class _Search:
             self._check_budget()
             if self.view_only and _face_down(child) < hidden:
                 raise _OutOfBudget
-            key = tactics.key(child)
+            key = self._key(child, move)
             if key in seen:
                 self.parents.pop()
                 continue
@@ -272,6 +274,19 @@ class _Search:
                 self.best_node, self.best_score = node_id, score
             children.append((score, node_id, child))
         return children
+
+    def _dealt(self, node: int) -> bool:
+        """Whether node was reached by a deal (``tactics.FOLDS_DEALS``)."""
+        move = self.parents[node][1]
+        return move is not None and move.type == "deal"
+
+    def _key(self, state: State, move: Move | None) -> tuple[Any, ...]:
+        """The transposition table's key of ``state``, reached by ``move``: where deals are
+        folded, whether it was just dealt too."""
+        key = self.tactics.key(state)
+        if self.tactics.folds_deals:
+            return (key, move is not None and move.type == "deal")
+        return key
 
     def _check_budget(self) -> None:
         if self.positions >= self.budget.positions:

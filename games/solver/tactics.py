@@ -85,6 +85,13 @@ DISCARD_OUT_OF_KEY = frozenset({"grounds-for-divorce"})
 #: every game has (nothing away could ever be put on the card).
 SAFE_AWAY, SAFE_ALTERNATE, SAFE_ANY_SUIT = 0, 1, 2
 SAFE_HOME = {"gold-mine": SAFE_ALTERNATE, "selective-castle": SAFE_ANY_SUIT}
+#: Games whose deals are folded: a deal only feeds the waste, and no move of the tableau or
+#: foundations depends on the stock or the waste, nor a deal on them, so any line that makes
+#: such a move just after a deal wins as well with the two swapped. Just after a deal the
+#: search tries only another deal or a move from the waste (the position's key tells the
+#: search whether it was just dealt). Not Blondes and Brunettes: its emptied piles take the
+#: stock's top card, which a deal changes.
+FOLDS_DEALS = frozenset({"gold-mine"})
 
 
 class Tactics:
@@ -114,6 +121,7 @@ class Tactics:
         if slug in DISCARD_OUT_OF_KEY:
             self.fixed = tuple(i for i in self.fixed if kinds[i] != "discard")
         self.safe_rule = SAFE_HOME.get(slug, SAFE_AWAY)
+        self.folds_deals = slug in FOLDS_DEALS
         self.home = frozenset(variant.home_idx)
         self.away = variant.away_idx
         self.stock = variant.stock_i

@@ -49,8 +49,17 @@ def late_positions(slug: str) -> list[State]:
     entry = LINES[slug]
     rng = random.Random(slug)
     found = []
-    for back in (1, 2, 3, 5, 8, 12, 17, 23, 30):
-        state = variant.replay(entry["seed"], entry["moves"][:-back])
+    lines = [entry["moves"][:-back] for back in (1, 2, 3, 5, 8, 12, 17, 23, 30)]
+    if variant.stock_i is not None:
+        # Where the stock is down to its last few cards (deals still to come).
+        state = variant.deal(entry["seed"])
+        for played, move in enumerate(entry["moves"]):
+            if 0 < len(state.piles[variant.stock_i].cards) <= 7:
+                lines += [entry["moves"][:played], entry["moves"][: played + 1]]
+                break
+            state = variant.apply(state, move)
+    for line in lines:
+        state = variant.replay(entry["seed"], line)
         found.append(state)
         for _ in range(rng.randint(1, 4)):
             moves = variant.legal_moves(state)
