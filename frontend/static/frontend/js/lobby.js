@@ -6,6 +6,7 @@
 import { api, pageAccount, startGame } from "./api.js";
 import { renderMiniature } from "./board.js";
 import { ago, when } from "./ui.js";
+import { setWinnableOnly, winnableOnly as storedWinnableOnly } from "./winnable.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("lobby");
@@ -60,31 +61,15 @@ function dealPath(body) {
   return `/?${query}`;
 }
 
-// "Winnable deals only": remembered in this browser for the signed-in player (localStorage,
-// keyed by username: the account has no preferences stored on the server). Signed out, it
-// is not remembered (the sign-in it leads to carries it in the address).
+// "Winnable deals only" (winnable.js): remembered for the signed-in player in this browser,
+// and it holds on the play page's "New game" and the result's "New deal" too.
 const winnableOnly = $("winnable-only");
-const winnableKey = signedIn ? `patience:winnable-only:${pageAccount()}` : null;
-
-function readStored(key) {
-  try {
-    return key ? window.localStorage.getItem(key) : null;
-  } catch {
-    return null; // storage refused (private mode, a policy): the box starts unticked
-  }
-}
 
 function rememberWinnableOnly() {
-  if (!winnableKey) return;
-  try {
-    if (winnableOnly.checked) window.localStorage.setItem(winnableKey, "1");
-    else window.localStorage.removeItem(winnableKey);
-  } catch {
-    // not remembered; the box still applies to this visit
-  }
+  setWinnableOnly(winnableOnly.checked);
 }
 
-winnableOnly.checked = readStored(winnableKey) === "1";
+winnableOnly.checked = storedWinnableOnly();
 winnableOnly.addEventListener("change", rememberWinnableOnly);
 
 function newDealBody(variant) {

@@ -10,6 +10,7 @@ import { animateRedraw, dealIn, motionMs, nudge } from "./motion.js";
 import { CHOICES, saveSettings, settings } from "./settings.js";
 import { playSound } from "./sound.js";
 import { keepFocus } from "./roving.js";
+import { newDealBody, setWinnableOnly, winnableOnly } from "./winnable.js";
 import { copyLinkButton, dayName, dealLink, duration, headerSignedOut, liveText, serverNow } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -710,7 +711,7 @@ async function newGame(button, { again = false } = {}) {
   if (whenSignedOut()) return;
   button.disabled = true;
   try {
-    await (again ? playAgain(game) : startGame({ variant: game.variant }));
+    await (again ? playAgain(game) : startGame(newDealBody(game.variant)));
   } catch (error) {
     button.disabled = false;
     sayOnly(error.message);
@@ -869,6 +870,25 @@ function fillSettings() {
   });
   $("settings-fields").replaceChildren(...fields);
 }
+
+/** "Winnable deals only" (winnable.js), shown on "New game" and "New deal" while it is on. */
+function showWinnableOnly() {
+  const on = winnableOnly();
+  for (const mark of document.querySelectorAll(".winnable-mark")) mark.hidden = !on;
+  for (const id of ["new-game", "result-new"]) {
+    $(id).title = on ? "A new deal proven winnable (Winnable deals only is on: Settings switches it off)" : "";
+  }
+  $("setting-winnable").checked = on;
+}
+
+$("setting-winnable").addEventListener("change", (event) => {
+  setWinnableOnly(event.target.checked);
+  showWinnableOnly();
+});
+window.addEventListener("storage", (event) => {
+  if (event.key?.startsWith("patience:winnable-only:")) showWinnableOnly();
+});
+showWinnableOnly();
 
 // "⚙ Settings" below the board; on a phone, where that line is not shown, the ⚙ by the counts.
 for (const button of document.querySelectorAll(".open-settings")) {
