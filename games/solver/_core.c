@@ -67,8 +67,9 @@ typedef struct {
     /* Sound pruning (tactics.py): cards keyed by rank and colour only; the discard out of the
      * key; the stronger safe-home rule (SAFE_*). */
     int key_colour, key_discard, safe_rule;
-    /* Deals folded (tactics.FOLDS_DEALS): just after a deal only another deal or a move from
-     * the waste is tried; a search's key tells positions just dealt apart. */
+    /* Deals folded (tactics.FOLDS_DEALS): just after a deal only another deal, a move from
+     * the waste or one that empties a pile the stock refills is tried; a search's key tells
+     * positions just dealt apart. */
     int fold_deals;
     uint8_t keycard[52];
     uint8_t tfits[52][52], gfits[52][52], ffits[52][52];
@@ -709,8 +710,12 @@ static int expand(Search *x, int64_t node, Pos *p, Child *children) {
     int n = legal_moves(r, p, moves);
     if (r->fold_deals && node > 0 && x->move.data[node].s == DEAL_S) {
         int kept = 0;
-        for (int i = 0; i < n; i++)
-            if (moves[i].s == DEAL_S || moves[i].s == r->waste) moves[kept++] = moves[i];
+        for (int i = 0; i < n; i++) {
+            Move m = moves[i];
+            if (m.s == DEAL_S || m.s == r->waste ||
+                (r->refills && r->kind[m.s] == K_TABLEAU && m.count == p->n[m.s]))
+                moves[kept++] = m;
+        }
         n = kept;
     }
     if (x->narrow) n = productive(r, p, moves, n);

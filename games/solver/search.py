@@ -248,7 +248,7 @@ class _Search:
         variant, tactics, seen = self.variant, self.tactics, self.seen
         moves = variant.legal_moves(state)
         if tactics.folds_deals and node > 0 and self._dealt(node):
-            moves = [move for move in moves if move.type == "deal" or move.source == "waste"]
+            moves = [move for move in moves if tactics.after_a_deal(state, move)]
         if self.settings.narrow:
             moves = tactics.productive(state, moves)
         safe = None if self.view_only else tactics.safe_move(state, moves)

@@ -85,13 +85,12 @@ DISCARD_OUT_OF_KEY = frozenset({"grounds-for-divorce"})
 #: every game has (nothing away could ever be put on the card).
 SAFE_AWAY, SAFE_ALTERNATE, SAFE_ANY_SUIT = 0, 1, 2
 SAFE_HOME = {"gold-mine": SAFE_ALTERNATE, "selective-castle": SAFE_ANY_SUIT}
-#: Games whose deals are folded: a deal only feeds the waste, and no move of the tableau or
-#: foundations depends on the stock or the waste, nor a deal on them, so any line that makes
-#: such a move just after a deal wins as well with the two swapped. Just after a deal the
-#: search tries only another deal or a move from the waste (the position's key tells the
-#: search whether it was just dealt). Not Blondes and Brunettes: its emptied piles take the
-#: stock's top card, which a deal changes.
-FOLDS_DEALS = frozenset({"gold-mine"})
+#: Games whose deals are folded: a deal only feeds the waste, and a move that neither comes
+#: from the waste nor empties a pile the stock refills (Blondes and Brunettes) neither depends
+#: on the stock or the waste nor changes them, so any line that makes such a move just after a
+#: deal wins as well with the two swapped. Just after a deal the search tries only the other
+#: moves (``after_a_deal``; the position's key tells the search whether it was just dealt).
+FOLDS_DEALS = frozenset({"gold-mine", "blondes-and-brunettes"})
 
 
 class Tactics:
@@ -147,6 +146,20 @@ class Tactics:
             foundations = tuple(sorted(piles[i] for i in self.foundations))
             return (state.base_rank, fixed, tableau, foundations)
         return (state.base_rank, fixed, tableau)
+
+    # -- deals folded ---------------------------------------------------------------------
+
+    def after_a_deal(self, state: State, move: Move) -> bool:
+        """Whether ``move`` is tried just after a deal (``FOLDS_DEALS``): another deal, a move
+        from the waste, or one that empties a pile the stock refills."""
+        if move.type == "deal" or move.source == "waste":
+            return True
+        s = self.index[move.source]  # type: ignore[index]
+        return (
+            self.refills
+            and self.kind_of[move.source] == "tableau"  # type: ignore[index]
+            and move.count == len(state.piles[s].cards)
+        )
 
     # -- safe moves -----------------------------------------------------------------------
 
