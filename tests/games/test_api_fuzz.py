@@ -57,9 +57,10 @@ PASSWORD = "fuzz-patience-31"
 
 # Where a 400 answers a request the schema cannot tell apart from a good one: wrong credentials,
 # a password Django's validators refuse, a username taken, a reset or confirmation link that is
-# not one, an email change with a wrong password, an illegal move, a step past the end of the history, a deal number with "winnable": true (the
-# schema says so with "not", which schemathesis does not heed when it generates). Everywhere
-# else a schema-valid request must not get a 400.
+# not one, an email change with a wrong password, an illegal move, a step past the end of the
+# history, a deal number with "winnable": true (the schema says so with "not", which
+# schemathesis does not heed when it generates). Everywhere else a schema-valid request must
+# not get a 400.
 SEMANTIC_400 = [
     "games_create",
     "auth_login_create",
