@@ -59,7 +59,12 @@ SETTINGS: dict[str, tuple[Pass, ...]] = {
         Pass(Weights(link=2, runs=10, face_down=20, empty=20, stock=20), share=0.7, narrow=True),
         Pass(Weights(link=2, runs=10, face_down=20, empty=20, stock=20), method="dfs"),
     ),
-    "gold-mine": (Pass(Weights(link=2, runs=2, buried=3, empty=10, waste=2)),),
+    # Two passes (issue 37, on deals 0-19 within 2,000,000 positions: 17 won, against 11 with
+    # the second alone): one that keeps the waste short, then today's.
+    "gold-mine": (
+        Pass(Weights(link=2, runs=2, buried=3, empty=10, waste=40), share=0.5),
+        Pass(Weights(link=2, runs=2, buried=3, empty=10, waste=2)),
+    ),
     "selective-castle": (Pass(Weights(link=4, buried=3, empty=6), move_cost=20),),
     "grandfathers-clock": (Pass(Weights(link=4, buried=3, empty=6), move_cost=50),),
     "blondes-and-brunettes": (Pass(Weights(link=20, buried=5, empty=2, waste=3, reserve=15)),),
