@@ -108,6 +108,13 @@ class HistoryEntry(TypedDict):
     move: dict[str, Any]
     events: list[dict[str, Any]]
     received_at: Time
+    cards: NotRequired[
+        Annotated[
+            list[str],
+            "The cards the entry moved, bottom first (face up when moved); [] for a deal, an "
+            "undo or an ending. In GET moves/ only.",
+        ]
+    ]
 
 
 class Replay(TypedDict):

@@ -128,11 +128,11 @@ def test_the_replay_page_steps_through_a_finished_game(site, page):
     expect(page.locator("#history")).not_to_have_attribute("open", "")
 
 
-def test_the_replay_summary_counts_one_history_entry_in_the_singular(site, page):
+def test_the_replay_summary_counts_one_step_in_the_singular(site, page):
     game_id = start_game(page, "gold-mine", 2)
     resign_via_api(page, game_id)  # the resignation is the one entry
     page.goto(f"{site}/replay/{game_id}/")
-    expect(page.locator("#replay-summary")).to_contain_text("resigned · 1 history entry · started")
+    expect(page.locator("#replay-summary")).to_contain_text("resigned · 1 step · started")
     # In the site's day format, whatever the browser's locale ("Nov 22, 2026, 9:56 AM" before).
     moment = r"\d{1,2} [A-Z][a-z]+ \d{4}, \d\d:\d\d"
     expect(page.locator("#replay-summary")).to_have_text(

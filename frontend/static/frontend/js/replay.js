@@ -10,7 +10,7 @@
 
 import { api, canPlayAgain, playAgain } from "./api.js";
 import { fitFans, pileInSentence, renderBoard } from "./board.js";
-import { SUITS, cardName, rankName } from "./cards.js";
+import { SUITS, cardName, rankLabel, rankName } from "./cards.js";
 import { animateRedraw } from "./motion.js";
 import { attachRoving, keepFocus } from "./roving.js";
 import { copyLinkButton, dealLink, el, errorText, gameName, plural, say, statusWord, when } from "./ui.js";
@@ -55,10 +55,22 @@ function movedCards(move, before) {
   return count === 1 ? `${cardName(taken[0])}: ` : `${count} cards, ${cardName(taken[0])} and up: `;
 }
 
-function describeMove(move, before) {
+/** A card as its face shows it: "7♥", "10♠". */
+const face = (code) => `${rankLabel(code[0])}${SUITS[code[1]]?.symbol ?? code[1]}`;
+
+/** The cards an entry moved, from the server's history (`cards`, bottom first). */
+function namedCards(cards) {
+  if (!cards?.length) return "";
+  return cards.length === 1 ? face(cards[0]) : `${cards.length} cards, ${face(cards[0])} and up,`;
+}
+
+function describeMove(move, before, cards) {
   switch (move.type) {
-    case "move":
+    case "move": {
+      const named = namedCards(cards);
+      if (named) return `${named} from ${pile(move.from)} to ${pile(move.to)}`;
       return `${movedCards(move, before)}${pile(move.from)} → ${pile(move.to)}`;
+    }
     case "deal":
       return "Dealt from the stock";
     case "undo":
@@ -93,7 +105,7 @@ function describeEvent(event) {
 
 function describe(entry, before) {
   const events = (entry.events || []).map(describeEvent).filter(Boolean);
-  const text = describeMove(entry.move, before);
+  const text = describeMove(entry.move, before, entry.cards);
   return events.length ? `${text}; ${events.join("; ")}` : text;
 }
 
@@ -153,6 +165,7 @@ async function goTo(step) {
     // The focused pile keeps the focus from step to step (a screen reader reads it again).
     const drawn = boardGame(state, target);
     animateRedraw(boardBox, () => keepFocus(boardBox, () => renderBoard(boardBox, drawn, variant, { reveal })), { state: drawn.state });
+    markMove(target === 0 ? null : entries[target - 1]);
     entryLine.textContent =
       target === 0 ? "The deal" : `Move ${target}: ${describe(entries[target - 1], before)}`;
     say(message, "");
@@ -164,6 +177,19 @@ async function goTo(step) {
       say(message, errorText(error), "error");
     }
   }
+}
+
+/** On the board, the step's move: the card (or cards) that moved and its two piles. */
+function markMove(entry) {
+  const move = entry?.move;
+  if (move?.type !== "move") return;
+  const from = boardBox.querySelector(`.pile[data-pile="${CSS.escape(move.from)}"]`);
+  const to = boardBox.querySelector(`.pile[data-pile="${CSS.escape(move.to)}"]`);
+  from?.classList.add("replay-from");
+  to?.classList.add("replay-to");
+  const count = entry.cards?.length || move.count || 1;
+  const landed = to ? [...to.querySelectorAll(".card")].slice(-count) : [];
+  for (const card of landed) card.classList.add("replay-moved");
 }
 
 // -- playing -------------------------------------------------------------------------------
@@ -276,9 +302,8 @@ async function loadSolution() {
   entries = solution.moves.map((move) => ({ move, events: [] }));
   last = solution.length;
   document.title = `How ${gameName(game.variant)} of ${solution.date} could be won · Patience`;
-  const cost = solution.solver?.positions ? ` after searching ${plural(solution.solver.positions, "position")}` : "";
   document.getElementById("replay-summary").textContent =
-    `A winning line of ${plural(last, "move")}, found by the solver${cost}. Every card is shown.`;
+    `A way to win in ${plural(last, "move")}, found by our solver. Every card is shown.`;
   showDeal();
   scrubber.max = String(last);
   scrubber.disabled = last === 0;
@@ -311,7 +336,7 @@ async function start() {
     document.title = `Replay: ${gameName(game.variant)} · Patience`;
     const finished = game.finished_at ? `, finished ${when(game.finished_at)}` : "";
     document.getElementById("replay-summary").textContent =
-      `${statusWord(game.status)} · ${plural(last, "history entry", "history entries")} · started ${when(game.created_at)}${finished}`;
+      `${statusWord(game.status)} · ${plural(last, "step")} · started ${when(game.created_at)}${finished}`;
     showDeal();
     scrubber.max = String(last);
     scrubber.disabled = last === 0;
