@@ -36,6 +36,19 @@ class BlondesAndBrunettes(Variant):
             Row(slots(numbered("foundation", 8)), justify="center"),
             Row(slots(numbered("tableau", PILES)), tableau=True),
         ),
+        # A phone held upright, five cards wide: the stock above the waste beside the two rows
+        # of foundations, the reserve across the table, the tableau in rows of five and four.
+        narrow=Table(
+            units=5.4,
+            tall=8.5,
+            rows=(
+                Row((Slot("stock"), *slots(numbered("foundation", 8)[:4]))),
+                Row((Slot("waste"), *slots(numbered("foundation", 8)[4:]))),
+                Row((Slot("reserve", span=5),)),
+                Row(slots(numbered("tableau", PILES)[:5]), tableau=True),
+                Row(slots(numbered("tableau", PILES)[5:]), tableau=True),
+            ),
+        ),
     )
     routes = frozenset(
         {

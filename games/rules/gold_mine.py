@@ -26,6 +26,22 @@ class GoldMine(Variant):
             ),
             Row(slots(numbered("tableau", 7)), tableau=True, justify="space-between"),
         ),
+        # A phone held upright: seven columns exactly (the waste two cards wide, still room for
+        # two corners), the tableau in one row, where its long piles have the height.
+        narrow=Table(
+            units=7.6,
+            tall=5.6,
+            rows=(
+                Row(
+                    (
+                        Slot("stock"),
+                        Slot("waste", span=2, show=3),
+                        *slots(numbered("foundation", 4)),
+                    )
+                ),
+                Row(slots(numbered("tableau", 7)), tableau=True),
+            ),
+        ),
     )
     routes = frozenset(
         {

@@ -28,6 +28,16 @@ class GroundsForDivorce(Variant):
             Row((Slot("discard", span=8), Gap(1), Slot("stock"))),
             Row(slots(numbered("tableau", PILES)), tableau=True),
         ),
+        # A phone held upright: the ten piles in two rows of five, cards twice as wide.
+        narrow=Table(
+            units=5.4,
+            tall=6.4,
+            rows=(
+                Row((Slot("discard", span=4), Slot("stock"))),
+                Row(slots(numbered("tableau", 5)), tableau=True),
+                Row(slots(numbered("tableau", PILES)[5:]), tableau=True),
+            ),
+        ),
     )
     routes = frozenset({("tableau", "tableau")})
     tableau = Build(-1, ANY_SUIT)

@@ -25,6 +25,16 @@ class SelectiveCastle(Variant):
             Row(slots(numbered("foundation", 4)), justify="center"),
             Row(slots(numbered("tableau", PILES)), tableau=True),
         ),
+        # A phone held upright: the foundations above the eight piles in two rows of four.
+        narrow=Table(
+            units=4.3,
+            tall=8.9,
+            rows=(
+                Row(slots(numbered("foundation", 4))),
+                Row(slots(numbered("tableau", PILES)[:4]), tableau=True),
+                Row(slots(numbered("tableau", PILES)[4:]), tableau=True),
+            ),
+        ),
     )
     routes = frozenset({("tableau", "tableau"), ("tableau", "foundation")})
     tableau = Build(-1, ANY_SUIT, wrap=True)

@@ -6,6 +6,12 @@ is a pile (``Slot``: how wide, how many top cards a fanned pile shows) or a spac
 o'clock first. ``units`` is the table's width in card widths (columns * 1.1 - 0.1, a gap being
 0.1 card), ``tall`` the height to keep in view (cards shrink to fit a short window).
 
+A table may also declare its ``narrow`` arrangement: another table of plain rows, the same piles
+set out for a phone's portrait screen (a wide tableau in two rows, say), which a board narrower
+than 560 px takes when it lets the whole table show with larger cards, of a touch target's
+width at least (``frontend/static/frontend/js/board.js``). Its rows place the piles only: the
+pages keep them in the order of the wide table.
+
 ``describe(variant)`` is what ``GET /api/variants/`` serves of a game beyond its name: the
 table, each pile's names in words and what the opening deal puts on it (counted from a dealt
 state, never written down twice), and the rules a page draws by (how an empty foundation
@@ -65,6 +71,7 @@ class Table:
     units: float
     tall: float
     rows: tuple[Row | Clock, ...]
+    narrow: Table | None = None  # a phone's portrait arrangement of the same piles
 
     def pile_ids(self) -> list[str]:
         """Every pile the table places, row by row."""
@@ -106,6 +113,14 @@ def _row_json(row: Row | Clock) -> dict[str, Any]:
     }
 
 
+def _table_json(table: Table) -> dict[str, Any]:
+    return {
+        "units": table.units,
+        "tall": table.tall,
+        "rows": [_row_json(row) for row in table.rows],
+    }
+
+
 def describe(variant: Variant) -> dict[str, Any]:
     """The game's table, piles and drawing rules as JSON (see the module's docstring)."""
     opening = variant.deal(0)
@@ -129,9 +144,8 @@ def describe(variant: Variant) -> dict[str, Any]:
     return {
         "piles": piles,
         "table": {
-            "units": table.units,
-            "tall": table.tall,
-            "rows": [_row_json(row) for row in table.rows],
+            **_table_json(table),
+            "narrow": _table_json(table.narrow) if table.narrow else None,
         },
         "foundation_start": start,
         "foundation_start_rank": rank_char(ACE) if start == "ace" else None,

@@ -136,3 +136,41 @@ def test_only_the_clock_has_a_clock() -> None:
         if any(row["clock"] for row in describe(get_variant(slug))["table"]["rows"])
     ]
     assert with_clock == ["grandfathers-clock"]
+
+
+NARROW = [slug for slug in SLUGS if get_variant(slug).table.narrow]
+
+
+def test_the_games_with_wide_tables_have_a_narrow_arrangement_for_phones() -> None:
+    # Grandfather's Clock has its own: the clock as a compact frame (site.css).
+    wide = [slug for slug in SLUGS if slug != "grandfathers-clock"]
+    assert wide == NARROW
+
+
+@pytest.mark.parametrize("slug", NARROW)
+def test_a_narrow_arrangement_places_the_same_piles_once_within_its_width(slug: str) -> None:
+    variant = get_variant(slug)
+    narrow = variant.table.narrow
+    assert narrow.narrow is None and narrow.tall > 0
+    assert narrow.units < variant.table.units  # narrower: larger cards on a narrow board
+    placed = narrow.pile_ids()
+    assert sorted(placed) == sorted(variant.pile_ids) and len(placed) == len(set(placed))
+    for row in narrow.rows:
+        assert isinstance(row, Row) and row.slots
+        width = sum(
+            (slot.span if isinstance(slot, Slot) else slot.width) * 1.1 - 0.1 for slot in row.slots
+        ) + 0.1 * (len(row.slots) - 1)
+        assert width <= narrow.units + 1e-9, (row, width)
+        if row.tableau:
+            assert all(pile_id.startswith("tableau:") for pile_id in row.pile_ids())
+    # The tableau in order, left to right and row after row.
+    tableau = [i for i in variant.pile_ids if i.startswith("tableau:")]
+    rows = [pile_id for row in narrow.rows if row.tableau for pile_id in row.pile_ids()]
+    assert rows == tableau
+
+
+def test_the_narrow_arrangement_is_served_with_the_table() -> None:
+    table = describe(get_variant("grounds-for-divorce"))["table"]
+    assert table["narrow"]["units"] == 5.4
+    assert [len(row["slots"]) for row in table["narrow"]["rows"]] == [2, 5, 5]
+    assert describe(get_variant("grandfathers-clock"))["table"]["narrow"] is None
