@@ -32,12 +32,10 @@ RECENT_RESULTS = 20
 
 
 def public_player(username: str) -> AbstractBaseUser | None:
-    """The active account with exactly this username, else None (unknown or closed, or a
-    guest: guests have no public profile)."""
+    """The active account with exactly this username, else None (unknown or closed)."""
     if "\x00" in username:  # PostgreSQL refuses NUL in a query: no username has one
         return None
-    accounts = get_user_model().objects.filter(guest_profile__isnull=True)
-    return accounts.filter(username=username, is_active=True).first()
+    return get_user_model().objects.filter(username=username, is_active=True).first()
 
 
 def player_profile(player: AbstractBaseUser) -> responses.PlayerProfile:

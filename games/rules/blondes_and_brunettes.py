@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .building import ALTERNATE_COLOURS, Build
 from .cards import CODE, RANK
+from .solving import SearchPass, SolverProfile
 from .state import EMPTY, Event, Pile
 from .table import Gap, Row, Slot, Table, numbered, slots
 from .variant import Variant
@@ -63,6 +64,16 @@ class BlondesAndBrunettes(Variant):
     foundation = Build(+1, ALTERNATE_COLOURS, wrap=True)
     foundation_start = "base_rank"
     deal_count = 1
+
+    solver = SolverProfile(
+        passes=(SearchPass(dict(link=20, buried=5, empty=2, waste=3, reserve=15)),),
+        difficulty=(660, 820, 1_260),
+        daily_order=2,
+        foundations_interchangeable=True,
+        refills_emptied_piles=True,
+        keyed_by_colour=True,
+        folds_deals=True,
+    )
 
     def _lay_out(self, deck: list[int]) -> tuple[dict[str, Pile], int | None]:
         # Ten cards to the reserve, one to the first foundation, one to each tableau pile.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .building import ANY_SUIT, SAME_SUIT, Build
 from .cards import QUEEN, RANK, new_deck, parse_card
+from .solving import SearchPass, SolverProfile
 from .state import Pile
 from .table import Clock, Row, Table, numbered, slots
 from .variant import Variant
@@ -44,6 +45,13 @@ class GrandfathersClock(Variant):
 
     def _deck(self) -> list[int]:
         return [card for card in new_deck() if card not in CLOCK_FACE]
+
+    # Each foundation has its hour: not interchangeable.
+    solver = SolverProfile(
+        passes=(SearchPass(dict(link=4, buried=3, empty=6), move_cost=50),),
+        difficulty=(350, 420, 520),
+        daily_order=0,
+    )
 
     def _lay_out(self, deck: list[int]) -> tuple[dict[str, Pile], int | None]:
         # Five rounds of one card to each of the eight piles, all face up.

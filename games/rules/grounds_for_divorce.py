@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .building import ANY_SUIT, SAME_SUIT, Build
 from .cards import ACE, RANK, SUIT, SUIT_CHARS
+from .solving import SearchPass, SolverProfile
 from .state import EMPTY, Event, Pile, State
 from .table import Gap, Row, Slot, Table, numbered, slots
 from .variant import Variant
@@ -42,6 +43,22 @@ class GroundsForDivorce(Variant):
     routes = frozenset({("tableau", "tableau")})
     tableau = Build(-1, ANY_SUIT)
     group = Build(-1, SAME_SUIT)
+
+    # The deal gives the stock's cards to the piles from left to right: their places count
+    # while the stock has cards. Its positions between two deals are far too many to search,
+    # so a first, narrow pass tries only moves that do something.
+    solver = SolverProfile(
+        passes=(
+            SearchPass(
+                dict(link=2, runs=10, face_down=20, empty=20, stock=20), share=0.7, narrow=True
+            ),
+            SearchPass(dict(link=2, runs=10, face_down=20, empty=20, stock=20), method="dfs"),
+        ),
+        difficulty=(6_500, 15_300, 23_900),
+        daily_order=4,
+        tableau_always_interchangeable=False,
+        discard_out_of_key=True,
+    )
 
     def _lay_out(self, deck: list[int]) -> tuple[dict[str, Pile], int | None]:
         # Round by round, one card to each pile left to right; the fifth round lies face up.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .building import ANY_SUIT, SAME_SUIT, Build
+from .solving import SAFE_ANY_SUIT, SearchPass, SolverProfile
 from .state import EMPTY, Pile
 from .table import Row, Table, numbered, slots
 from .variant import Variant
@@ -40,6 +41,14 @@ class SelectiveCastle(Variant):
     tableau = Build(-1, ANY_SUIT, wrap=True)
     foundation = Build(+1, SAME_SUIT, wrap=True)
     foundation_start = "base_rank"
+
+    solver = SolverProfile(
+        passes=(SearchPass(dict(link=4, buried=3, empty=6), move_cost=20),),
+        difficulty=(8_600, 18_600, 31_800),
+        daily_order=1,
+        foundations_interchangeable=True,
+        safe_home=SAFE_ANY_SUIT,
+    )
 
     def _lay_out(self, deck: list[int]) -> tuple[dict[str, Pile], int | None]:
         # One card at a time to piles 0-7 in turn; the seventh round reaches piles 0-3 only.

@@ -9,20 +9,18 @@ search is, as a rule, one with fewer ways through.
 
 from __future__ import annotations
 
+from games.rules import VARIANTS
+
 from .search import WON, Answer
 
 LABELS = ("easy", "medium", "hard", "expert")
 
-#: Per game: the upper bounds (positions searched) of "easy", "medium" and "hard": the
-#: quartiles over the won deals of the stored run (1,000 deals per game, 60,000 positions each;
-#: ``games/solver/winnability/``). A win the daily budget finds past that run's reach is
-#: "expert" too.
+#: Per game: the upper bounds (positions searched) of "easy", "medium" and "hard", kept with
+#: each game (its module's ``solver.difficulty``): the quartiles over the won deals of the
+#: stored run (1,000 deals per game, 60,000 positions each; ``games/solver/winnability/``). A
+#: win the daily budget finds past that run's reach is "expert" too.
 THRESHOLDS: dict[str, tuple[int, int, int]] = {
-    "grounds-for-divorce": (6_500, 15_300, 23_900),
-    "gold-mine": (2_700, 3_400, 4_400),
-    "selective-castle": (8_600, 18_600, 31_800),
-    "grandfathers-clock": (350, 420, 520),
-    "blondes-and-brunettes": (660, 820, 1_260),
+    slug: type(variant).solver.difficulty for slug, variant in VARIANTS.items()
 }
 
 

@@ -22,6 +22,11 @@ Each rule here is judged per game (``tests/solver/test_tactics.py`` checks them)
   none of them, on late positions of every game, won and lost.
 - **Passes** (``SETTINGS``): how each game is searched, in order, each pass on a share of the
   budget; the positions are ordered by ``evaluation.Evaluator`` with the game's weights.
+
+Which of these each game allows, its passes and weights, and its difficulty thresholds and
+place in the daily preparation are the game's own facts: they sit with it, in its module's
+``solver`` profile (``games.rules.solving.SolverProfile``), and the tables here are read from
+them.
 - **Productive moves** (Grounds for Divorce's first pass only): its positions between two
   deals are far too many to search, so a first pass tries only moves that do something.
 """
@@ -31,8 +36,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.rules import Move, State, Variant
+from games.rules import VARIANTS, Move, State, Variant, solving
 from games.rules.cards import IS_RED, RANK, SUIT
+from games.rules.solving import SearchPass, SolverProfile
 from games.rules.state import Pile
 
 from .evaluation import Weights
@@ -52,50 +58,63 @@ class Pass:
     narrow: bool = False
 
 
-#: Per game, the passes tried in turn. The weights were chosen on deals 0-15 of each game
-#: (wins found within 1 s by each candidate setting); the last pass is always complete.
+def _pass(search: SearchPass) -> Pass:
+    return Pass(
+        Weights(**search.weights), search.method, search.move_cost, search.share, search.narrow
+    )
+
+
+#: Each game's solver facts sit with the game (its module's ``solver``, a
+#: ``games.rules.solving.SolverProfile``); these tables are read from them.
+PROFILES: dict[str, SolverProfile] = {slug: type(v).solver for slug, v in VARIANTS.items()}
+
+#: The order a day's challenges are prepared in: the games the solver proves quickly first
+#: (each game's ``solver.daily_order``; games/daily/challenges.py's ``QUICK_FIRST`` is this).
+PREPARATION_ORDER = tuple(sorted(PROFILES, key=lambda slug: PROFILES[slug].daily_order))
+
+#: Per game, the passes tried in turn (the last is always complete); each game's module says
+#: how its weights were chosen.
 SETTINGS: dict[str, tuple[Pass, ...]] = {
-    "grounds-for-divorce": (
-        Pass(Weights(link=2, runs=10, face_down=20, empty=20, stock=20), share=0.7, narrow=True),
-        Pass(Weights(link=2, runs=10, face_down=20, empty=20, stock=20), method="dfs"),
-    ),
-    # Two passes (issue 37, on deals 0-19 within 2,000,000 positions: 17 won, against 11 with
-    # the second alone): one that keeps the waste short, then today's.
-    "gold-mine": (
-        Pass(Weights(link=2, runs=2, buried=3, empty=10, waste=40), share=0.5),
-        Pass(Weights(link=2, runs=2, buried=3, empty=10, waste=2)),
-    ),
-    "selective-castle": (Pass(Weights(link=4, buried=3, empty=6), move_cost=20),),
-    "grandfathers-clock": (Pass(Weights(link=4, buried=3, empty=6), move_cost=50),),
-    "blondes-and-brunettes": (Pass(Weights(link=20, buried=5, empty=2, waste=3, reserve=15)),),
+    slug: tuple(_pass(search) for search in profile.passes) for slug, profile in PROFILES.items()
 }
 
 
+def _games(fact: str) -> frozenset[str]:
+    return frozenset(slug for slug, profile in PROFILES.items() if getattr(profile, fact))
+
+
 #: Games whose tableau piles are interchangeable while the stock still has cards.
-TABLEAU_ALWAYS_INTERCHANGEABLE = frozenset(
-    {"gold-mine", "selective-castle", "grandfathers-clock", "blondes-and-brunettes"}
-)
+TABLEAU_ALWAYS_INTERCHANGEABLE = _games("tableau_always_interchangeable")
 #: Games whose empty foundations all take the same cards.
-FOUNDATIONS_INTERCHANGEABLE = frozenset({"gold-mine", "selective-castle", "blondes-and-brunettes"})
+FOUNDATIONS_INTERCHANGEABLE = _games("foundations_interchangeable")
 #: Games where emptying a tableau pile refills it from the stock or waste at once.
-REFILLS_EMPTIED_PILES = frozenset({"blondes-and-brunettes"})
+REFILLS_EMPTIED_PILES = _games("refills_emptied_piles")
 #: Games whose rules tell cards apart by rank and colour only (no building rule, automatic
 #: effect or finished foundation looks at a suit): the key knows a card by those two alone, so
 #: two red Fives (two decks: four) are one card to it.
-KEYED_BY_COLOUR = frozenset({"blondes-and-brunettes"})
+KEYED_BY_COLOUR = _games("keyed_by_colour")
 #: Games whose discard is left out of the key: nothing leaves it, and what it holds is every
 #: card not elsewhere (Grounds for Divorce's finished runs, in whatever order they left).
-DISCARD_OUT_OF_KEY = frozenset({"grounds-for-divorce"})
+DISCARD_OUT_OF_KEY = _games("discard_out_of_key")
 #: The stronger safe-home rule each game allows (``Tactics._stronger_safe``), beside the rule
-#: every game has (nothing away could ever be put on the card).
+#: every game has (nothing away could ever be put on the card), as the core numbers them.
 SAFE_AWAY, SAFE_ALTERNATE, SAFE_ANY_SUIT = 0, 1, 2
-SAFE_HOME = {"gold-mine": SAFE_ALTERNATE, "selective-castle": SAFE_ANY_SUIT}
+_SAFE_CODES = {
+    solving.SAFE_AWAY: SAFE_AWAY,
+    solving.SAFE_ALTERNATE: SAFE_ALTERNATE,
+    solving.SAFE_ANY_SUIT: SAFE_ANY_SUIT,
+}
+SAFE_HOME = {
+    slug: _SAFE_CODES[profile.safe_home]
+    for slug, profile in PROFILES.items()
+    if profile.safe_home != solving.SAFE_AWAY
+}
 #: Games whose deals are folded: a deal only feeds the waste, and a move that neither comes
 #: from the waste nor empties a pile the stock refills (Blondes and Brunettes) neither depends
 #: on the stock or the waste nor changes them, so any line that makes such a move just after a
 #: deal wins as well with the two swapped. Just after a deal the search tries only the other
 #: moves (``after_a_deal``; the position's key tells the search whether it was just dealt).
-FOLDS_DEALS = frozenset({"gold-mine", "blondes-and-brunettes"})
+FOLDS_DEALS = _games("folds_deals")
 
 
 class Tactics:

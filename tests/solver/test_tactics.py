@@ -223,3 +223,23 @@ def test_a_selective_castle_card_goes_home_at_once_when_every_suit_is_two_below_
     behind = position("selective-castle", piles | {"foundation:3": "AS 2S"}, base_rank="A")[1]
     assert Tactics(variant).safe_move(behind, variant.legal_moves(behind)) != move
     assert core_for(variant).safe_move(behind) != move
+
+
+def test_each_games_solver_facts_sit_with_the_game():
+    from games.rules.solving import SolverProfile
+    from games.solver import tactics
+    from games.solver.difficulty import THRESHOLDS
+
+    for slug, variant in VARIANTS.items():
+        profile = type(variant).solver
+        assert isinstance(profile, SolverProfile)
+        assert len(tactics.SETTINGS[slug]) == len(profile.passes)
+        assert THRESHOLDS[slug] == profile.difficulty
+        assert (slug in tactics.FOLDS_DEALS) == profile.folds_deals
+    assert tactics.PREPARATION_ORDER == (
+        "grandfathers-clock",
+        "selective-castle",
+        "blondes-and-brunettes",
+        "gold-mine",
+        "grounds-for-divorce",
+    )

@@ -86,7 +86,6 @@ STATUS_OF_REFUSAL = {
             "not_ranked",
             "already_excluded",
             "not_excluded",
-            "not_a_guest",
         ),
         409,
     ),

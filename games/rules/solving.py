@@ -1,0 +1,55 @@
+"""What the solver knows of a game, kept with the game (each game module's ``solver``).
+
+Plain data: the rules engine never reads it, and nothing here changes how a game plays.
+``games.solver`` reads it (``tactics``, ``difficulty``) and proves each fact it relies on
+(``tests/solver/test_tactics.py``, ``tests/solver/test_pruning.py``); docs/solver.md says what
+each one means.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: The safe-home rules (games/solver/tactics.py ``Tactics._stronger_safe``): only the rule
+#: every game has (nothing away could ever rest on the card), or also the stronger one for
+#: tableaux built in alternating colours, or in any suit, with foundations by suit.
+SAFE_AWAY, SAFE_ALTERNATE, SAFE_ANY_SUIT = "away", "alternate", "any-suit"
+
+
+@dataclass(frozen=True)
+class SearchPass:
+    """One search of a deal (``games.solver.tactics.Pass``): ``weights`` of the evaluation
+    (``games.solver.evaluation.Weights`` fields), depth first ("dfs") or best first ("best")
+    less ``move_cost`` a move, on ``share`` of the budget (the last pass gets the rest);
+    ``narrow``: only productive moves (finds wins, never proves a loss)."""
+
+    weights: dict[str, float] = field(hash=False)
+    method: str = "best"
+    move_cost: float = 0.0
+    share: float = 1.0
+    narrow: bool = False
+
+
+@dataclass(frozen=True)
+class SolverProfile:
+    #: The searches tried on a deal, in turn (chosen on deals, as each game's comment says).
+    passes: tuple[SearchPass, ...]
+    #: Upper bounds (positions searched before a win) of "easy", "medium" and "hard".
+    difficulty: tuple[int, int, int]
+    #: Where the game comes in a day's preparation (lower first: quickly proven games first).
+    daily_order: int
+    #: Its tableau piles are interchangeable while the stock still has cards (they always are
+    #: once it is out).
+    tableau_always_interchangeable: bool = True
+    #: Its empty foundations all take the same cards.
+    foundations_interchangeable: bool = False
+    #: Emptying a tableau pile refills it from the stock or waste at once.
+    refills_emptied_piles: bool = False
+    #: Its rules tell cards apart by rank and colour only.
+    keyed_by_colour: bool = False
+    #: Its discard holds every card not elsewhere and nothing leaves it.
+    discard_out_of_key: bool = False
+    #: The stronger safe-home rule it allows (``SAFE_*``).
+    safe_home: str = SAFE_AWAY
+    #: A deal only feeds the waste, so deals can be folded.
+    folds_deals: bool = False
