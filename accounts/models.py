@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.sessions.base_session import AbstractBaseSession
 from django.db import models
+from django.utils import timezone
 
 
 class UserSession(AbstractBaseSession):
@@ -25,3 +26,21 @@ class UserSession(AbstractBaseSession):
         from accounts.sessions import SessionStore
 
         return SessionStore
+
+
+class GuestProfile(models.Model):
+    """Marks a user as a guest (``accounts.guests``): a player made for a visitor's browser
+    session on its first game, with no password, who may become an account (signing up keeps
+    the row's user, signing in moves its games) and is removed once untouched for
+    ``GUEST_TTL_DAYS``."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        primary_key=True,
+        on_delete=models.CASCADE,
+        related_name="guest_profile",
+    )
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    def __str__(self) -> str:
+        return f"Guest {self.user_id}"

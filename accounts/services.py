@@ -69,6 +69,26 @@ def register_user(
     one does. Both sign-ups answer alike.
     """
     user_model = get_user_model()
+    username, email = checked_new_account(username=username, password=password, email=email)
+    try:
+        with transaction.atomic():
+            user = user_model.objects.create_user(username=username, password=password)
+            if email:
+                transaction.on_commit(
+                    lambda: email_the_new_address(user, email, site_url), robust=True
+                )
+    except IntegrityError:
+        # A concurrent registration took the name between the check and the insert: the
+        # case-insensitive unique index (migration 0001) catches "Ada" against "ada".
+        raise ValidationError({"username": [USERNAME_TAKEN_MESSAGE]}) from None
+    return user
+
+
+def checked_new_account(*, username: str, password: str, email: str) -> tuple[str, str]:
+    """A new account's username and email address, normalized, once the name is free and the
+    password passes the rules (400 ``invalid`` naming every field to fix otherwise): for a
+    sign-up and for a guest becoming an account (``accounts.guests.sign_up``) alike."""
+    user_model = get_user_model()
     username = user_model.normalize_username(username)
     email = user_model.objects.normalize_email(email.strip())
     errors: dict[str, list[str]] = {}
@@ -78,18 +98,7 @@ def register_user(
         errors["password"] = problems
     if errors:
         raise ValidationError(errors)
-    try:
-        with transaction.atomic():
-            user = user_model.objects.create_user(username=username, password=password)
-            if email:
-                transaction.on_commit(
-                    lambda: _email_the_new_address(user, email, site_url), robust=True
-                )
-    except IntegrityError:
-        # A concurrent registration took the name between the check and the insert: the
-        # case-insensitive unique index (migration 0001) catches "Ada" against "ada".
-        raise ValidationError({"username": [USERNAME_TAKEN_MESSAGE]}) from None
-    return user
+    return username, email
 
 
 EMAIL_TO_CONFIRM_MESSAGE = (
@@ -103,7 +112,7 @@ INVALID_CONFIRMATION_LINK_MESSAGE = (
 _CONFIRM_SALT = "accounts.email-confirmation"
 
 
-def _email_the_new_address(user: AbstractUser, email: str, site_url: str) -> None:
+def email_the_new_address(user: AbstractUser, email: str, site_url: str) -> None:
     """The link to confirm ``email`` for the new ``user``, or, when an account has the address
     already, a note to that account's owner (never the link: the address stays theirs)."""
     if not _address_email_allowed("sign-up", email):
@@ -267,6 +276,11 @@ removed_by_staff = Signal()
 #: Sent by ``_remove_accounts`` in its transaction, before anything is deleted, with ``users``:
 #: the games app locks their games there (``games.signals``).
 removing_accounts = Signal()
+
+
+def remove_users(users: list[AbstractUser]) -> None:
+    """``_remove_accounts`` for the other modules of this app (guests removed or merged)."""
+    _remove_accounts(users)
 
 
 def _remove_accounts(users: list[AbstractUser]) -> None:

@@ -185,9 +185,9 @@ class _Counter:
         return self.seconds if reset_at is None else reset_at - time.time()
 
 
-class SignUpQuota:
-    """Sign-ups from one client address: ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["register"]``
-    (``SIGN_UPS_PER_ADDRESS_PER_HOUR``, 30 an hour) in a window that opens at the first.
+class AddressQuota:
+    """Attempts from one client address at a rate of ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``
+    (``scope``), in a window that opens at the first; ``refusal`` is raised past it.
 
     Every attempt counts, refused ones too (a taken name, a weak password, a malformed body):
     otherwise refusals would be free probes, as they were. The attempt is counted before
@@ -196,23 +196,50 @@ class SignUpQuota:
     limit of 30, exactly 30 go on; counting after creating let them all through.
     """
 
+    scope: str
+    refusal: type[AddressThrottled]
+
     def __init__(self, *, client_ip: str) -> None:
-        rate = api_settings.DEFAULT_THROTTLE_RATES.get("register")
+        rate = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
         self._counter: _Counter | None = None
         if rate:
             number, _, period = rate.partition("/")
             seconds = {"s": 1, "m": 60, "h": 3600, "d": 86400}[period[0]]
             self._counter = _Counter(
-                name=f"sign-ups:{_digest(client_ip)}", limit=int(number), seconds=seconds
+                name=f"{self.scope}:{_digest(client_ip)}", limit=int(number), seconds=seconds
             )
 
     def reserve(self) -> None:
-        """Count this sign-up; raise ``TooManySignUps`` (429) past the limit."""
+        """Count this attempt; raise ``refusal`` (429) past the limit."""
         if self._counter is None:
             return
         if self._counter.hit() > self._counter.limit:
             self._counter.release()  # a refused attempt holds no place
-            raise TooManySignUps(self._counter.retry_after())
+            raise self.refusal(self._counter.retry_after())
+
+
+class SignUpQuota(AddressQuota):
+    """Sign-ups from one client address: ``SIGN_UPS_PER_ADDRESS_PER_HOUR`` (30 an hour)."""
+
+    scope = "register"
+    refusal = TooManySignUps
+
+
+class TooManyGuests(AddressThrottled):
+    def __init__(self, wait: float | None) -> None:
+        super().__init__(
+            "Too many guest players have been started from this address: sign in or create "
+            "an account to play.",
+            wait,
+        )
+
+
+class GuestQuota(AddressQuota):
+    """Guests made from one client address (``accounts.guests``):
+    ``GUESTS_PER_ADDRESS_PER_HOUR`` (60 an hour)."""
+
+    scope = "guest"
+    refusal = TooManyGuests
 
 
 class LoginGuard:

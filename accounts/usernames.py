@@ -32,4 +32,18 @@ def uses_the_sites_username_characters(username: str) -> None:
         raise ValidationError(USERNAME_CHARACTERS_MESSAGE, code="invalid")
 
 
-NEW_USERNAME_VALIDATORS = [uses_the_sites_username_characters, has_a_letter_or_digit]
+#: Guests' names (``accounts.guests``) begin so: an account named like one would read as a guest.
+GUEST_PREFIX = "guest-"
+GUEST_PREFIX_MESSAGE = 'A username may not begin with "guest-": guests are named so.'
+
+
+def not_a_guest_name(username: str) -> None:
+    if username.casefold().startswith(GUEST_PREFIX):
+        raise ValidationError(GUEST_PREFIX_MESSAGE, code="invalid")
+
+
+NEW_USERNAME_VALIDATORS = [
+    uses_the_sites_username_characters,
+    has_a_letter_or_digit,
+    not_a_guest_name,
+]

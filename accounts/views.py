@@ -38,7 +38,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import services
+from accounts import guests, services
 from accounts.responses import CsrfToken, Detail, SessionsEnded, Token
 from accounts.serializers import (
     AccountDeleteSerializer,
@@ -117,10 +117,19 @@ class RegisterView(APIView):
         if not serializer.is_valid():
             raise ValidationError(_with_password_problems(serializer))
         email = serializer.validated_data.get("email", "")
-        user = services.register_user(
-            **serializer.validated_data, site_url=request.build_absolute_uri("/")
-        )
-        sign_in(request, user)
+        site_url = request.build_absolute_uri("/")
+        if guests.is_guest(request.user):
+            # Signing up from a guest session: the guest becomes the account, its games kept.
+            user = guests.sign_up(
+                guest=request.user,
+                **serializer.validated_data,
+                site_url=site_url,
+                current_session=signed_in_session(request),
+            )
+            update_session_auth_hash(request, user)
+        else:
+            user = services.register_user(**serializer.validated_data, site_url=site_url)
+            sign_in(request, user)
         user.email_to_confirm = get_user_model().objects.normalize_email(email.strip())
         user.detail = services.EMAIL_TO_CONFIRM_MESSAGE if user.email_to_confirm else None
         return Response(SignUpAnswerSerializer(user).data, status=status.HTTP_201_CREATED)
@@ -195,6 +204,9 @@ class LoginView(APIView):
     )
     def post(self, request: Request) -> Response:
         user = _user_signing_in(request)
+        if guests.is_guest(request.user):
+            # Signing in from a guest session: the guest's games become the account's.
+            guests.merge_into(guest=request.user, account=user)
         sign_in(request, user)
         return Response(UserSerializer(user).data)
 
@@ -237,6 +249,7 @@ class LogoutOthersView(APIView):
 
 
 class MeView(APIView):
+    permission_classes = [guests.AccountRequiredToWrite]  # a guest reads, never changes
     throttle_classes = [EmailChangeThrottle]  # PATCH only
     throttle_scope = "email_change"
 
@@ -304,6 +317,8 @@ class MeView(APIView):
 
 
 class PasswordChangeView(APIView):
+    permission_classes = [guests.AccountRequired]
+
     @extend_schema(
         tags=TAGS,
         summary="Change the password (revokes the API token; this session stays signed in)",

@@ -296,6 +296,12 @@ RULE_DOCUMENTS_DIR = BASE_DIR / "seeds"
 # up together behind one address, not for a script filling the site with accounts. 0: no limit.
 SIGN_UPS_PER_ADDRESS_PER_HOUR = env_number("SIGN_UPS_PER_ADDRESS_PER_HOUR", 30)
 EMAIL_CHANGES_PER_HOUR = env_number("EMAIL_CHANGES_PER_HOUR", 10)
+# Guests (accounts.guests): a visitor's first game makes a player for the browser's session.
+# Guests made from one client address in an hour (a NAT's crowd of visitors, not a script
+# filling the database with players); 0: no limit. A guest untouched (no game started or
+# moved) for GUEST_TTL_DAYS is removed with its games by the worker's ``guests`` job.
+GUESTS_PER_ADDRESS_PER_HOUR = env_number("GUESTS_PER_ADDRESS_PER_HOUR", 60)
+GUEST_TTL_DAYS = env_number("GUEST_TTL_DAYS", 30)
 # The costly requests of play, per player (games.play.throttling); 0: no limit. A hint searches
 # for up to HINT_SECONDS of a worker's CPU (and one player's searches run one at a time); a
 # new game is a deal, a row and, winnable, a deal from the pool. Both are room for anyone
@@ -324,6 +330,7 @@ REST_FRAMEWORK = {
             f"{SIGN_UPS_PER_ADDRESS_PER_HOUR}/hour" if SIGN_UPS_PER_ADDRESS_PER_HOUR else None
         ),
         "email_change": f"{EMAIL_CHANGES_PER_HOUR}/hour" if EMAIL_CHANGES_PER_HOUR else None,
+        "guest": f"{GUESTS_PER_ADDRESS_PER_HOUR}/hour" if GUESTS_PER_ADDRESS_PER_HOUR else None,
         "hint": f"{HINTS_PER_MINUTE}/min" if HINTS_PER_MINUTE else None,
         "game_create": f"{GAMES_CREATED_PER_MINUTE}/min" if GAMES_CREATED_PER_MINUTE else None,
     },

@@ -14,10 +14,11 @@ from django.conf import settings
 from django.db.models.signals import pre_delete
 from django.dispatch import receiver
 
+from accounts.guests import guest_merging
 from accounts.services import removed_by_staff, removing_accounts
 from games.core.signals import ranked_game_finished
 from games.daily import leaderboards
-from games.models import Game
+from games.models import Game, IdempotencyRecord
 from games.moderation import services as moderation
 from games.moderation.fair_play import record_automatic_flags
 from web.live import games as live
@@ -42,6 +43,18 @@ def lock_games_of_removed_accounts(sender: Any, users: list[Any], **kwargs: Any)
     # under way finishes first and its row is deleted with the game; a later one finds none.
     owners = [user.pk for user in users]
     list(Game.objects.select_for_update().filter(owner_id__in=owners).values_list("pk", flat=True))
+
+
+@receiver(guest_merging, dispatch_uid="games.move_guest_games")
+def move_guest_games(sender: Any, guest: Any, account: Any, **kwargs: Any) -> None:
+    # A guest signing in to an account (accounts.guests.merge_into), in its transaction: the
+    # guest's games (casual only: a guest has no ranked attempt) become the account's. Under
+    # their row locks, so a move under way lands first and moves with its game. The guest's
+    # Idempotency-Key records go with the guest: the account's keys are its own.
+    mine = Game.objects.filter(owner_id=guest.pk)
+    list(mine.select_for_update().values_list("pk", flat=True))
+    mine.update(owner_id=account.pk)
+    IdempotencyRecord.objects.filter(user_id=guest.pk).delete()
 
 
 @receiver(ranked_game_finished, dispatch_uid="games.fair_play_checks")

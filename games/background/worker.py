@@ -8,6 +8,8 @@ Jobs (``JOBS``):
   starts, just after each midnight UTC, and every ``RECHECK_S`` between.
 - ``winnable-pool`` (``games.play.winnable_pool.fill_forever``): keep each game's pool of
   proven-winnable deals at ``WINNABLE_POOL_SIZE``.
+- ``guests`` (``accounts.guests.run``): remove the guests untouched for ``GUEST_TTL_DAYS``,
+  with their games; as it starts and every hour.
 
 Each job has a runner thread. The runner tries the job's lock (``games.background.locks``:
 a PostgreSQL advisory lock, or a file lock on SQLite) every ``poll`` seconds; the instance
@@ -70,9 +72,16 @@ def _winnable_pool(stop: threading.Event) -> None:
     winnable_pool.fill_forever(stop)
 
 
+def _guests(stop: threading.Event) -> None:
+    from accounts import guests
+
+    guests.run(stop)
+
+
 JOBS: dict[str, Job] = {
     "days": Job("days", _days),
     "winnable-pool": Job("winnable-pool", _winnable_pool),
+    "guests": Job("guests", _guests),
 }
 
 

@@ -9,6 +9,7 @@ from django.db.models import (
     Count,
 )
 
+from accounts.guests import is_guest
 from games.core import days
 from games.core.history import (
     opening,
@@ -40,6 +41,7 @@ def daily_overview(date: dt.date, user: AbstractBaseUser | None) -> responses.Da
             )
         }
     closed, is_today = days.day_closed(date), date == days.today()
+    account = signed_in and not is_guest(user)  # a ranked attempt is for accounts
     items: list[responses.DailyChallenge] = []
     for slug, variant in VARIANTS.items():
         challenge = challenges.get(slug)
@@ -53,7 +55,7 @@ def daily_overview(date: dt.date, user: AbstractBaseUser | None) -> responses.Da
                 # challenge has no seed.
                 "seed": challenge.deal.seed if closed and challenge else None,
                 "attempts": counts.get(slug, 0),
-                "can_attempt": signed_in and is_today and attempt is None,
+                "can_attempt": account and is_today and attempt is None,
                 "your_attempt": _attempt_summary(attempt, date, slug) if attempt else None,
                 # Prepared ahead (games.daily.challenges); until then a start is refused (503).
                 "ready": challenge is not None,
@@ -118,7 +120,7 @@ def daily_solution(date: dt.date, variant: str, step: int | None = None) -> resp
 
 def _attempt_summary(game: Game, date: dt.date, variant: str) -> responses.AttemptSummary:
     rank = None
-    if not game.excluded:
+    if not game.excluded and not game.untouched:  # an attempt with no move is not ranked yet
         order = list(ranked_attempts(date, variant).values_list("pk", flat=True))
         rank = order.index(game.pk) + 1
     return {

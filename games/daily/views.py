@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.guests import AccountRequired
 from games.core import days
 from games.daily import leaderboards
 from games.daily import selectors as daily_selectors
@@ -62,6 +63,8 @@ class DailyView(APIView):
 
 
 class DailyAttemptView(APIView):
+    permission_classes = [AccountRequired]  # a guest: 403 account_required
+
     @extend_schema(
         summary="Start your one ranked attempt at a challenge (on its own UTC day, no undo)",
         operation_id="daily_attempt",

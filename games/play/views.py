@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.guests import PlayerOrNewGuest
 from games import catalogue
 from games.core.pages import no_such_page
 from games.inputs import ERRORS, answer, asked_step, body, idempotency_key, valid
@@ -70,6 +71,8 @@ class GamePages(PageNumberPagination):
 
 
 class GameListView(APIView):
+    # A browser's anonymous "New deal" plays as a new guest (accounts.guests).
+    permission_classes = [PlayerOrNewGuest]
     throttle_classes = [GameCreationThrottle]  # POST only
     throttle_scope = "game_create"
 

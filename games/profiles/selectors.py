@@ -32,10 +32,12 @@ RECENT_RESULTS = 20
 
 
 def public_player(username: str) -> AbstractBaseUser | None:
-    """The active account with exactly this username, else None (unknown or closed)."""
+    """The active account with exactly this username, else None (unknown or closed, or a
+    guest: guests have no public profile)."""
     if "\x00" in username:  # PostgreSQL refuses NUL in a query: no username has one
         return None
-    return get_user_model().objects.filter(username=username, is_active=True).first()
+    accounts = get_user_model().objects.filter(guest_profile__isnull=True)
+    return accounts.filter(username=username, is_active=True).first()
 
 
 def player_profile(player: AbstractBaseUser) -> responses.PlayerProfile:

@@ -86,6 +86,7 @@ STATUS_OF_REFUSAL = {
             "not_ranked",
             "already_excluded",
             "not_excluded",
+            "not_a_guest",
         ),
         409,
     ),
