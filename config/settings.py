@@ -178,6 +178,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "frontend.context_processors.cards",
+                "frontend.context_processors.guest",
             ],
         },
     },
@@ -380,6 +381,12 @@ WINNABLE_POOL_RETRY_AFTER = 30
 
 # Leaderboards: how many ranked games a player needs to appear by win rate.
 LEADERBOARD_MIN_GAMES = env_number("LEADERBOARD_MIN_GAMES", 5)
+
+# A game's time is its active time (games.core.clock): the time between two entries of its
+# history counts up to CLOCK_CAP_SECONDS. A game with no move left that many minutes is deleted
+# by the worker (games.background.tidy); 0: never.
+CLOCK_CAP_SECONDS = env_number("CLOCK_CAP_SECONDS", 60)
+UNTOUCHED_GAME_MINUTES = env_number("UNTOUCHED_GAME_MINUTES", 60)
 
 # Websockets: a client sending more than LIMIT messages in PERIOD seconds is disconnected
 # (close code 4429); a game watcher further behind than CATCH_UP_LIMIT versions gets a full

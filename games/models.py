@@ -127,6 +127,9 @@ class Game(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     last_move_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    #: The game's time (games.core.clock), in milliseconds: what the player, the leaderboards
+    #: and staff are shown; added to as each history entry is recorded.
+    active_ms = models.PositiveBigIntegerField(default=0)
 
     class Meta:
         indexes = [models.Index(fields=["owner", "status", "-created_at"])]
@@ -149,6 +152,17 @@ class Game(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status != self.Status.PLAYING
+
+    @property
+    def untouched(self) -> bool:
+        """No move was ever made (``UNTOUCHED``)."""
+        return self.board_moves == 0 and self.undo_count == 0
+
+
+#: Games in which no move was ever made: no move stands on the board and none was taken back
+#: (an undo needs a move). Never shown as in progress nor counted as played, won or lost; one in
+#: play is deleted when its player starts another game or after UNTOUCHED_GAME_MINUTES.
+UNTOUCHED = models.Q(board_moves=0, undo_count=0)
 
 
 class WinnableDeal(models.Model):
@@ -205,6 +219,9 @@ class Move(models.Model):
     payload = models.JSONField()
     events = models.JSONField(default=list)
     received_at = models.DateTimeField(default=timezone.now)
+    #: The time before this entry that the game was out of the player's sight, as the page
+    #: said and the service accepted it (games.core.clock.accepted_away_ms), in milliseconds.
+    away_ms = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [

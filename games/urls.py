@@ -19,6 +19,11 @@ urlpatterns = [
     path(
         "games/<game_id:game_id>/resign/", play_views.GameResignView.as_view(), name="game-resign"
     ),
+    path(
+        "games/<game_id:game_id>/abandon/",
+        play_views.GameAbandonView.as_view(),
+        name="game-abandon",
+    ),
     path("games/<game_id:game_id>/hint/", play_views.GameHintView.as_view(), name="game-hint"),
     path(
         "games/<game_id:game_id>/replay/", play_views.GameReplayView.as_view(), name="game-replay"

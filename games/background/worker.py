@@ -10,6 +10,8 @@ Jobs (``JOBS``):
   proven-winnable deals at ``WINNABLE_POOL_SIZE``.
 - ``guests`` (``accounts.guests.run``): remove the guests untouched for ``GUEST_TTL_DAYS``,
   with their games; as it starts and every hour.
+- ``tidy-games`` (``games.background.tidy.run``): delete games where no move was ever made,
+  left so for ``UNTOUCHED_GAME_MINUTES``; every minute.
 
 Each job has a runner thread. The runner tries the job's lock (``games.background.locks``:
 a PostgreSQL advisory lock, or a file lock on SQLite) every ``poll`` seconds; the instance
@@ -72,6 +74,12 @@ def _winnable_pool(stop: threading.Event) -> None:
     winnable_pool.fill_forever(stop)
 
 
+def _tidy_games(stop: threading.Event) -> None:
+    from games.background import tidy
+
+    tidy.run(stop)
+
+
 def _guests(stop: threading.Event) -> None:
     from accounts import guests
 
@@ -82,6 +90,7 @@ JOBS: dict[str, Job] = {
     "days": Job("days", _days),
     "winnable-pool": Job("winnable-pool", _winnable_pool),
     "guests": Job("guests", _guests),
+    "tidy-games": Job("tidy-games", _tidy_games),
 }
 
 

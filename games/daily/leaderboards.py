@@ -11,7 +11,6 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import (
     Case,
     Count,
-    DurationField,
     ExpressionWrapper,
     F,
     FloatField,
@@ -25,31 +24,34 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, Rank
 
 from games.core import days
+from games.core.clock import seconds
 from games.core.pages import page_start
 from games.daily import responses
-from games.models import DailyChallenge, Game
+from games.models import UNTOUCHED, DailyChallenge, Game
 from games.rules import VARIANTS
 
 # A day's ranking, best first: won before not won, then more cards home, fewer moves, less
-# time (start to last move), and who got there first.
-RANKING_ORDER = ("-won", "-cards_home", "board_moves", "duration", "reached", "pk")
+# time (the game's active time, games.core.clock), and who got there first.
+RANKING_ORDER = ("-won", "-cards_home", "board_moves", "active_ms", "reached", "pk")
 
 
 def _with_ranking_keys(games: QuerySet[Game]) -> QuerySet[Game]:
-    """The computed keys RANKING_ORDER sorts by: ``won``, ``reached`` and ``duration``."""
-    reached = Coalesce("last_move_at", "created_at")
+    """The computed keys RANKING_ORDER sorts by: ``won`` and ``reached``."""
     return games.annotate(
         won=Case(When(status=Game.Status.WON, then=Value(1)), default=Value(0)),
-        reached=reached,
-        duration=ExpressionWrapper(reached - F("created_at"), output_field=DurationField()),
+        reached=Coalesce("last_move_at", "created_at"),
     )
+
+
+def on_the_boards(games: QuerySet[Game]) -> QuerySet[Game]:
+    """Ranked attempts the leaderboards count: not taken off by staff, and with a move made (an
+    untouched attempt, ``models.UNTOUCHED``, counts as neither played nor lost)."""
+    return games.filter(ranked=True, excluded=False).exclude(UNTOUCHED)
 
 
 def ranked_attempts(date: dt.date, variant: str) -> QuerySet[Game]:
     """A day's ranked attempts at one game, best first (RANKING_ORDER)."""
-    attempts = Game.objects.filter(
-        daily__date=date, daily__variant=variant, ranked=True, excluded=False
-    )
+    attempts = on_the_boards(Game.objects.filter(daily__date=date, daily__variant=variant))
     return _with_ranking_keys(attempts).order_by(*RANKING_ORDER)
 
 
@@ -73,11 +75,11 @@ def _result(row: dict[str, Any]) -> responses.AttemptResult:
         "won": bool(row["won"]),
         "cards_home": row["cards_home"],
         "moves": row["board_moves"],
-        "time_seconds": round(row["duration"].total_seconds(), 3),
+        "time_seconds": seconds(row["active_ms"]),
     }
 
 
-RESULT_FIELDS = ("status", "won", "cards_home", "board_moves", "duration")  # what _result reads
+RESULT_FIELDS = ("status", "won", "cards_home", "board_moves", "active_ms")  # what _result reads
 
 
 LEADERBOARD_FIELDS = ("owner_id", "owner__username", *RESULT_FIELDS)
@@ -121,13 +123,13 @@ def alltime_leaderboard(
     minimum = settings.LEADERBOARD_MIN_GAMES
     won = Q(status=Game.Status.WON)
     players = (
-        Game.objects.filter(ranked=True, excluded=False, deal__variant=variant)
+        on_the_boards(Game.objects.filter(deal__variant=variant))
         .exclude(status=Game.Status.PLAYING)
         .values("owner__username")
         .annotate(
             played=Count("pk"),
             wins=Count("pk", filter=won),
-            best_time=Min(F("last_move_at") - F("created_at"), filter=won),
+            best_time=Min("active_ms", filter=won),
         )
         .filter(played__gte=minimum)
         .annotate(
@@ -154,9 +156,7 @@ def alltime_leaderboard(
                 "played": row["played"],
                 "wins": row["wins"],
                 "win_rate": round(row["win_rate"], 4),
-                "best_time_seconds": (
-                    None if row["best_time"] is None else round(row["best_time"].total_seconds(), 3)
-                ),
+                "best_time_seconds": seconds(row["best_time"]),
             }
             for row in players[start : start + size]
         ],

@@ -9,10 +9,7 @@ from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import (
-    DurationField,
     Exists,
-    ExpressionWrapper,
-    F,
     OuterRef,
     QuerySet,
 )
@@ -29,7 +26,6 @@ from games.moderation import services as moderation
 from games.moderation.presenters import (
     _game_time,
     board,
-    duration_text,
     step_context,
     timeline_rows,
 )
@@ -208,10 +204,7 @@ class GameAdmin(admin.ModelAdmin):
     inlines = [GameFlagInline, AuditLogInline, MoveInline]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
-        duration = ExpressionWrapper(
-            F("last_move_at") - F("created_at"), output_field=DurationField()
-        )
-        return review.with_flagged(super().get_queryset(request)).annotate(duration=duration)
+        return review.with_flagged(super().get_queryset(request))
 
     def get_search_results(
         self, request: HttpRequest, queryset: QuerySet[Game], search_term: str
@@ -266,10 +259,10 @@ class GameAdmin(admin.ModelAdmin):
             return [inline for inline in inlines if inline is not MoveInline]
         return inlines
 
-    @admin.display(description="time", ordering="duration")
+    @admin.display(description="time", ordering="active_ms")
     def time(self, game: Game) -> str:
-        duration = getattr(game, "duration", None)
-        return duration_text(duration.total_seconds() * 1000) if duration else "-"
+        """The game's time as its player and the leaderboards see it (games.core.clock)."""
+        return _game_time(game)
 
     @admin.display(description="day", ordering="daily__date")
     def day(self, game: Game) -> Any:

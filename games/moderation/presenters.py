@@ -14,8 +14,8 @@ from games.rules import VARIANTS, cards
 
 
 def _game_time(game: Game) -> str:
-    end = game.finished_at or game.last_move_at
-    return duration_text((end - game.created_at).total_seconds() * 1000) if end else "-"
+    """The game's time as its player and the leaderboards see it (``games.core.clock``)."""
+    return duration_text(game.active_ms)
 
 
 def duration_text(ms: float) -> str:

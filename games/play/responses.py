@@ -36,10 +36,41 @@ class GameSummary(TypedDict):
     created_at: Time
     last_move_at: Time | None
     finished_at: Time | None
+    time_seconds: Annotated[
+        float,
+        "The game's time (docs/api.md, A game's time): the time between its history's entries, "
+        "each at most CLOCK_CAP_SECONDS, less time away; as of its last entry.",
+    ]
+
+
+class Clock(TypedDict):
+    seconds: Annotated[float, "The game's time as of its last entry (time_seconds)."]
+    running_since: Annotated[
+        Time | None,
+        "In play: the last entry's time (the game's start before any), from which the clock "
+        "runs on, by at most cap_seconds; null once the game is over.",
+    ]
+    cap_seconds: Annotated[float, "The most the time between two entries counts."]
+    counts_time_away: Annotated[
+        bool,
+        "True for a ranked attempt: time with the game out of sight counts (up to the cap), "
+        "away_ms is ignored; false: a page sends away_ms and its clock pauses meanwhile.",
+    ]
+
+
+class Abandoned(TypedDict):
+    id: int
+    abandoned: Annotated[
+        Literal["deleted", "resigned"],
+        "deleted: the game had no move (a casual game) and is gone, counted nowhere; "
+        "resigned: it counts as a resignation.",
+    ]
+    game: Annotated[Game | None, "The resigned game as resign/ answers it; null if deleted."]
 
 
 class Game(GameSummary):
     state: PlayerView
+    clock: Annotated[Clock, "What the play page's clock shows and runs on from."]
     legal_moves: list[dict[str, Any]]
     safe_home_moves: Annotated[
         list[dict[str, Any]],
@@ -71,7 +102,7 @@ class DailyRank(TypedDict):
 class Result(TypedDict):
     moves: Annotated[int, "Board moves (counts.moves)."]
     time_seconds: Annotated[
-        float | None, "The game's time: from its creation to its end (finished_at)."
+        float | None, "The game's time (docs/api.md, A game's time), as time_seconds."
     ]
     hints: int
     undos: int

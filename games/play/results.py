@@ -4,29 +4,20 @@ stored games only, never from what a page sends."""
 
 from __future__ import annotations
 
-import datetime as dt
-
 from django.db.models import Q
 
+from games.core.clock import seconds
 from games.daily import leaderboards
-from games.models import Game
+from games.models import UNTOUCHED, Game
 from games.play import responses
-
-
-def played_seconds(created: dt.datetime, finished: dt.datetime | None) -> float | None:
-    """A finished game's time as the service records it today: from its creation to its end,
-    what the play page's clock shows. The result, the stats' best times and the bests compared
-    here all take it from this one place."""
-    if finished is None:
-        return None
-    return round((finished - created).total_seconds(), 3)
 
 
 def game_result(game: Game, moves: int) -> responses.Result:
     """A finished game's result. ``best_*`` are the player's bests at this game over the wins
     that finished before this one; ``streak`` counts this game's player's wins at this game in
     a row, in the order the games finished, ending with this one (a game lost, resigned or
-    closed ends a run; games still in play do not count)."""
+    closed ends a run; games still in play, and games where no move was made, do not count).
+    Times are the games' active times (``games.core.clock``)."""
     before = Q(pk__lt=game.pk)  # an end with no time (written so by hand): by creation
     if game.finished_at is not None:
         before = Q(finished_at__lt=game.finished_at) | Q(
@@ -35,37 +26,37 @@ def game_result(game: Game, moves: int) -> responses.Result:
     earlier = (
         Game.objects.filter(owner_id=game.owner_id, deal__variant=game.deal.variant)
         .exclude(status=Game.Status.PLAYING)
+        .exclude(UNTOUCHED)
         .exclude(pk=game.pk)
         .filter(before)
         .order_by("-finished_at", "-pk")
-        .values_list("status", "state__move_number", "created_at", "finished_at")
+        .values_list("status", "state__move_number", "active_ms")
     )
     won = game.status == Game.Status.WON
     best_moves: int | None = None
     best_time: float | None = None
     streak = 1 if won else 0
     in_run = won
-    for status, earlier_moves, created, finished in earlier:
+    for status, earlier_moves, earlier_ms in earlier:
         if status != Game.Status.WON:
             in_run = False
             continue
         if in_run:
             streak += 1
         best_moves = earlier_moves if best_moves is None else min(best_moves, earlier_moves)
-        seconds = played_seconds(created, finished)
-        if seconds is not None:
-            best_time = seconds if best_time is None else min(best_time, seconds)
-    seconds = played_seconds(game.created_at, game.finished_at)
+        earlier_time = seconds(earlier_ms)
+        best_time = earlier_time if best_time is None else min(best_time, earlier_time)
+    time = seconds(game.active_ms)
     return {
         "moves": moves,
-        "time_seconds": seconds,
+        "time_seconds": time,
         "hints": game.hint_count,
         "undos": game.undo_count,
         "best_moves": best_moves,
         "best_time_seconds": best_time,
         "first_win": won and best_moves is None,
         "beat_moves": won and best_moves is not None and moves < best_moves,
-        "beat_time": bool(won and None not in (best_time, seconds) and seconds < best_time),
+        "beat_time": bool(won and best_time is not None and time < best_time),
         "streak": streak,
         "daily_rank": daily_rank(game),
     }

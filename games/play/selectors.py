@@ -11,13 +11,13 @@ from django.db.models import (
     QuerySet,
 )
 
-from games.core import days
+from games.core import clock, days
 from games.core.history import line_of_play, opening, replay_history
 from games.errors import GameError
-from games.models import Game, Move
+from games.models import UNTOUCHED, Game, Move
 from games.play import responses
 from games.play.autoplay import finishes_home, safe_home_moves
-from games.play.results import game_result, played_seconds
+from games.play.results import game_result
 from games.rules import VARIANTS, ReplayError, State, Variant, get_variant
 
 #: The games list's status filter for every game that is over, whatever its outcome.
@@ -27,8 +27,10 @@ FINISHED = "finished"
 def own_games(
     user: AbstractBaseUser, *, status: str | None = None, variant: str | None = None
 ) -> QuerySet[Game]:
-    """The player's games, newest first; ``status`` one of Game.Status or FINISHED."""
-    games = Game.objects.filter(owner=user).select_related("deal", "daily")
+    """The player's games, newest first; ``status`` one of Game.Status or FINISHED. A game where
+    no move was ever made (``models.UNTOUCHED``) is in no list: it is not in progress (it is
+    deleted once left so, or abandoned), nor played."""
+    games = Game.objects.filter(owner=user).exclude(UNTOUCHED).select_related("deal", "daily")
     if status == FINISHED:
         games = games.exclude(status=Game.Status.PLAYING)
     elif status:
@@ -99,12 +101,26 @@ def game_representation(
         "created_at": json_time(game.created_at),
         "last_move_at": json_time(game.last_move_at),
         "finished_at": json_time(game.finished_at),
+        "time_seconds": clock.seconds(game.active_ms),
+        "clock": game_clock(game),
     }
     if game.is_finished:
         body["result"] = game_result(game, state.move_number)
     if events is not None:
         body["events"] = events
     return body
+
+
+def game_clock(game: Game) -> responses.Clock:
+    """What the play page's clock continues from: the game's time as of its last entry
+    (``games.core.clock``), and while it is in play, since when and how it runs on."""
+    playing = not game.is_finished
+    return {
+        "seconds": clock.seconds(game.active_ms),
+        "running_since": json_time(game.last_move_at or game.created_at) if playing else None,
+        "cap_seconds": clock.cap_ms() / 1000,
+        "counts_time_away": game.ranked,
+    }
 
 
 def game_summary(game: Game) -> responses.GameSummary:
@@ -126,6 +142,7 @@ def game_summary(game: Game) -> responses.GameSummary:
         "created_at": game.created_at,
         "last_move_at": game.last_move_at,
         "finished_at": game.finished_at,
+        "time_seconds": clock.seconds(game.active_ms),
     }
 
 
@@ -196,13 +213,15 @@ def replay_view(game: Game, step: int) -> responses.Replay:
 
 
 def player_stats(user: AbstractBaseUser) -> list[responses.Stats]:
-    """Per game: played (finished), won, win rate, best moves and time of a win, streaks."""
+    """Per game: played (finished, with a move made), won, win rate, best moves and time
+    (``games.core.clock``) of a win, streaks. A game where no move was made counts nowhere."""
     finished = (
         Game.objects.filter(owner=user)
         .exclude(status=Game.Status.PLAYING)
+        .exclude(UNTOUCHED)
         .order_by("finished_at", "pk")
         # Only the fields counted: a game's state JSON is large.
-        .values_list("deal__variant", "status", "state__move_number", "created_at", "finished_at")
+        .values_list("deal__variant", "status", "state__move_number", "active_ms")
     )
     by_variant: dict[str, list[tuple[Any, ...]]] = defaultdict(list)
     for slug, *result in finished:
@@ -212,8 +231,8 @@ def player_stats(user: AbstractBaseUser) -> list[responses.Stats]:
 
 def _variant_stats(slug: str, results: list[list[Any]]) -> responses.Stats:
     wins = [
-        (moves, played_seconds(created, finished))
-        for status, moves, created, finished in results
+        (moves, clock.seconds(active_ms))
+        for status, moves, active_ms in results
         if status == Game.Status.WON
     ]
     streak = best_streak = 0

@@ -61,15 +61,35 @@ class NewGameInput(KnownFieldsOnly):
     )
 
 
+AWAY_MESSAGE = "Time away from the game in milliseconds: a whole number from 0 up."
+
+
+def away_ms() -> serializers.IntegerField:
+    return serializers.IntegerField(
+        min_value=0,
+        required=False,
+        allow_null=True,
+        help_text="Milliseconds since the game's last entry that the game was out of the "
+        "player's sight (a hidden tab): not counted in a casual game's time; ignored for a "
+        "ranked attempt (docs/api.md, A game's time).",
+        error_messages=whole_number(AWAY_MESSAGE),
+    )
+
+
 class MoveInput(KnownFieldsOnly):
     move = serializers.JSONField(
         help_text='{"type": "move", "from": ..., "to": ..., "count": n} or {"type": "deal"}'
     )
     expected_move_number = expected_move_number()
+    away_ms = away_ms()
 
 
 class ActionInput(KnownFieldsOnly):
     expected_move_number = expected_move_number()
+
+
+class UndoInput(ActionInput):
+    away_ms = away_ms()
 
 
 class GameFilter(serializers.Serializer):

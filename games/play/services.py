@@ -24,7 +24,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from rest_framework.renderers import JSONRenderer
 
-from games.core import days
+from games.core import clock, days
 from games.core.history import (
     CLOSE,
     RESIGN,
@@ -38,7 +38,7 @@ from games.core.history import (
 from games.core.locks import lock_game
 from games.core.signals import ranked_game_finished
 from games.errors import GameError
-from games.models import DailyChallenge, Deal, Game
+from games.models import UNTOUCHED, DailyChallenge, Deal, Game
 from games.play import idempotency, responses, winnable_pool
 from games.play import selectors as play_selectors
 from games.play.idempotency import IdempotencyKey, StoredAnswer
@@ -243,9 +243,12 @@ def play_move(
     game_id: int,
     move: Any,
     expected_move_number: int | None = None,
+    away_ms: int | None = None,
     key: IdempotencyKey | None = None,
 ) -> Outcome | StoredAnswer:
-    """Validate ``move`` through the engine and record it; an illegal move changes nothing."""
+    """Validate ``move`` through the engine and record it; an illegal move changes nothing.
+    ``away_ms``: the time since the last entry the page says the game was out of sight
+    (``games.core.clock``)."""
 
     def act() -> Outcome | GameError:
         game = lock_playing_game(user, game_id, expected_move_number)
@@ -266,7 +269,7 @@ def play_move(
             and status == Game.Status.PLAYING
             and not revealed_hidden_cards(move, events)
         )
-        outcome = record(game, variant, after, move, events, status)
+        outcome = record(game, variant, after, move, events, status, away_ms=away_ms)
         outcome.status = 201
         return outcome
 
@@ -278,6 +281,7 @@ def undo_move(
     user: AbstractBaseUser,
     game_id: int,
     expected_move_number: int | None = None,
+    away_ms: int | None = None,
     key: IdempotencyKey | None = None,
 ) -> Outcome | StoredAnswer:
     """Take back the last move (casual games only), as a new entry of the history."""
@@ -307,7 +311,9 @@ def undo_move(
         # The move now last on the board decides whether another undo may follow.
         game.can_undo = len(standing) > 1 and not revealed_hidden_cards(*history[standing[-2]])
         events = [{"type": SERVICE_EVENTS[UNDO]}]
-        return record(game, variant, line[-2], {"type": UNDO}, events, Game.Status.PLAYING)
+        return record(
+            game, variant, line[-2], {"type": UNDO}, events, Game.Status.PLAYING, away_ms=away_ms
+        )
 
     return write_once(user, key, act)
 
@@ -330,6 +336,70 @@ def resign_game(
         return record(game, variant, state, {"type": RESIGN}, events, Game.Status.RESIGNED)
 
     return write_once(user, key, act)
+
+
+@dataclass
+class Abandoned:
+    """What abandoning a game answers: ``abandoned`` is "deleted" (the game is gone, counted
+    nowhere) or "resigned" (``game``: as a resignation answers it)."""
+
+    game_id: int
+    abandoned: str
+    game: Any = None
+    status: int = 200
+
+    def body(self) -> Any:
+        return {"id": self.game_id, "abandoned": self.abandoned, "game": self.game}
+
+
+def abandon_game(
+    *,
+    user: AbstractBaseUser,
+    game_id: int,
+    expected_move_number: int | None = None,
+    key: IdempotencyKey | None = None,
+) -> Abandoned | StoredAnswer:
+    """Leave a game in play for good. An untouched casual game (no move ever made:
+    ``models.UNTOUCHED``) is deleted, so it counts as nothing; any other is resigned, and
+    counts as a resignation does. A ranked attempt is never deleted: its one try has shown the
+    deal, and a new one would start its clock again."""
+
+    def act() -> Abandoned | GameError:
+        game = lock_playing_game(user, game_id, expected_move_number)
+        if isinstance(game, GameError):
+            return game
+        if game.untouched and not game.ranked:
+            game.delete()
+            return Abandoned(game_id, "deleted")
+        variant = get_variant(game.deal.variant)
+        state = variant.state_from_json(game.state)
+        game.can_undo = False
+        events = [{"type": SERVICE_EVENTS[RESIGN]}]
+        outcome = record(game, variant, state, {"type": RESIGN}, events, Game.Status.RESIGNED)
+        return Abandoned(game_id, "resigned", outcome.representation_with_events())
+
+    return write_once(user, key, act)
+
+
+def delete_untouched_games(older_than: dt.timedelta, limit: int = 500) -> int:
+    """Delete casual games in play where no move was ever made, started more than
+    ``older_than`` ago, up to ``limit`` of them: the worker's tidying (``games.background``).
+    Each is locked first and skipped if a request holds it (a first move under way), and the
+    lock reads the row again, so a game moved meanwhile stays."""
+    cutoff = timezone.now() - older_than
+    with transaction.atomic():
+        stale = (
+            Game.objects.filter(UNTOUCHED, status=Game.Status.PLAYING, ranked=False, move_number=0)
+            .filter(created_at__lt=cutoff)
+            .order_by("pk")
+        )
+        if connection.features.has_select_for_update_skip_locked:
+            stale = stale.select_for_update(skip_locked=True)
+        ids = list(stale.values_list("pk", flat=True)[:limit])
+        if not ids:
+            return 0
+        Game.objects.filter(pk__in=ids).delete()
+    return len(ids)
 
 
 def lock_game_to_act(
@@ -382,12 +452,17 @@ def record(
     status: str,
     *,
     finished_at: dt.datetime | None = None,
+    away_ms: int | None = None,
 ) -> Outcome:
     """Append one history entry and bring the snapshot up to date, in the caller's transaction.
 
-    An entry the player made counts as their last move (the leaderboards' time runs to it);
-    one the service makes on its own (``finished_at`` given) does not."""
+    An entry the player made counts as their last move; one the service makes on its own
+    (``finished_at`` given) does not. The entry adds to the game's time (``games.core.clock``)
+    the time since the entry before, less ``away_ms`` as the clock accepts it, up to the cap."""
     now = timezone.now()
+    away = clock.accepted_away_ms(game.ranked, away_ms)
+    since = game.last_move_at or game.created_at
+    game.active_ms += clock.entry_ms(payload, clock.gap_ms(since, now), away, clock.cap_ms())
     game.move_number += 1
     game.state = variant.state_to_json(state)
     game.cards_home = variant.cards_home(state)
@@ -397,7 +472,7 @@ def record(
         game.last_move_at = now
         finished_at = now
     game.finished_at = finished_at if status != Game.Status.PLAYING else None
-    append_entry(game, payload, events, now)
+    append_entry(game, payload, events, now, away)
     if game.ranked and game.is_finished:
         # The fair-play checks receive it, in the same transaction: a finished attempt is never
         # on a leaderboard unchecked. `manage.py flag_games` checks the rest.
@@ -412,17 +487,19 @@ def record(
 # reads it), SQLite as two. Measured against the ORM's Move.objects.create and
 # game.save(update_fields=...) in bench/README.md ("The move's path, one owner").
 _INSERT_ENTRY = (
-    "INSERT INTO games_move (game_id, number, payload, events, received_at) "
-    "VALUES (%s, %s, %s, %s, %s)"
+    "INSERT INTO games_move (game_id, number, payload, events, received_at, away_ms) "
+    "VALUES (%s, %s, %s, %s, %s, %s)"
 )
 _UPDATE_GAME = (
     "UPDATE games_game SET move_number = %s, state = %s, status = %s, last_move_at = %s, "
-    "finished_at = %s, undo_count = %s, can_undo = %s, cards_home = %s, board_moves = %s "
-    "WHERE id = %s"
+    "finished_at = %s, undo_count = %s, can_undo = %s, cards_home = %s, board_moves = %s, "
+    "active_ms = %s WHERE id = %s"
 )
 
 
-def append_entry(game: Game, payload: Any, events: Any, received_at: dt.datetime) -> None:
+def append_entry(
+    game: Game, payload: Any, events: Any, received_at: dt.datetime, away_ms: int = 0
+) -> None:
     """Insert the game's history entry number ``game.move_number`` and write the fields an
     entry changes (``move_number``, ``state``, ``status``, its times, its counts) to the
     game's row, in the caller's transaction. A duplicate move number fails on the unique
@@ -434,6 +511,7 @@ def append_entry(game: Game, payload: Any, events: Any, received_at: dt.datetime
         ops.adapt_json_value(payload, None),
         ops.adapt_json_value(events, None),
         ops.adapt_datetimefield_value(received_at),
+        away_ms,
     ]
     snapshot = [
         game.move_number,
@@ -445,6 +523,7 @@ def append_entry(game: Game, payload: Any, events: Any, received_at: dt.datetime
         game.can_undo,
         game.cards_home,
         game.board_moves,
+        game.active_ms,
         game.pk,
     ]
     with connection.cursor() as cursor:

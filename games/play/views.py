@@ -22,8 +22,8 @@ from games.play import hints as play_hints
 from games.play import idempotency
 from games.play import selectors as play_selectors
 from games.play import services as play_services
-from games.play.responses import Game, GamePage, Hint, HistoryEntry, Replay, Stats
-from games.play.serializers import ActionInput, GameFilter, MoveInput, NewGameInput
+from games.play.responses import Abandoned, Game, GamePage, Hint, HistoryEntry, Replay, Stats
+from games.play.serializers import ActionInput, GameFilter, MoveInput, NewGameInput, UndoInput
 from games.play.throttling import (
     GameCreationThrottle,
     HintThrottle,
@@ -151,6 +151,7 @@ class GameMovesView(APIView):
                 game_id=game_id,
                 move=data["move"],
                 expected_move_number=data.get("expected_move_number"),
+                away_ms=data.get("away_ms"),
                 key=key,
             )
         )
@@ -174,17 +175,25 @@ class GameActionView(APIView):
         )
 
 
-class GameUndoView(GameActionView):
-    service = staticmethod(play_services.undo_move)
-
+class GameUndoView(APIView):
     @extend_schema(
         summary="Take back the last move (casual games), recorded in the history",
         operation_id="games_undo",
-        request=ActionInput,
+        request=UndoInput,
         responses={200: Game, **ERRORS},
     )
     def post(self, request: Request, game_id: int) -> Response:
-        return super().post(request, game_id)
+        key = idempotency_key(request)
+        data = valid(UndoInput, body(request))
+        return answer(
+            play_services.undo_move(
+                user=request.user,
+                game_id=game_id,
+                expected_move_number=data.get("expected_move_number"),
+                away_ms=data.get("away_ms"),
+                key=key,
+            )
+        )
 
 
 class GameResignView(GameActionView):
@@ -195,6 +204,20 @@ class GameResignView(GameActionView):
         operation_id="games_resign",
         request=ActionInput,
         responses={200: Game, **ERRORS},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        return super().post(request, game_id)
+
+
+class GameAbandonView(GameActionView):
+    service = staticmethod(play_services.abandon_game)
+
+    @extend_schema(
+        summary="Leave a game in play for good: deleted if no move was made (a casual game), "
+        "else resigned",
+        operation_id="games_abandon",
+        request=ActionInput,
+        responses={200: Abandoned, **ERRORS},
     )
     def post(self, request: Request, game_id: int) -> Response:
         return super().post(request, game_id)

@@ -17,12 +17,14 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
+from games.core.clock import seconds
 from games.daily.leaderboards import (
     RANKING_ORDER,
     RESULT_FIELDS,
     _result,
     _with_ranking_keys,
     daily_streaks,
+    on_the_boards,
 )
 from games.models import Game
 from games.profiles import responses
@@ -54,10 +56,11 @@ def player_profile(player: AbstractBaseUser) -> responses.PlayerProfile:
 
 
 def _public_attempts(player: AbstractBaseUser) -> QuerySet[Game]:
-    """The player's ranked daily attempts that are over and still on the leaderboards."""
-    return Game.objects.filter(
-        owner=player, ranked=True, daily__isnull=False, excluded=False
-    ).exclude(status=Game.Status.PLAYING)
+    """The player's ranked daily attempts that are over and still on the leaderboards (a move
+    made: ``on_the_boards``)."""
+    return on_the_boards(Game.objects.filter(owner=player, daily__isnull=False)).exclude(
+        status=Game.Status.PLAYING
+    )
 
 
 def _public_daily_stats(player: AbstractBaseUser) -> list[responses.PlayerDailyStats]:
@@ -71,8 +74,8 @@ def _public_daily_stats(player: AbstractBaseUser) -> list[responses.PlayerDailyS
             played=Count("pk"),
             wins=Count("pk", filter=won),
             best_moves=Min("board_moves", filter=won),
-            # The day's leaderboard's time (start to last move), as its entries show it.
-            best_time=Min("duration", filter=won),
+            # The game's time (games.core.clock), as the day's leaderboard shows it.
+            best_time=Min("active_ms", filter=won),
         )
     }
     stats: list[responses.PlayerDailyStats] = []
@@ -86,9 +89,7 @@ def _public_daily_stats(player: AbstractBaseUser) -> list[responses.PlayerDailyS
                 "won": row["wins"],
                 "win_rate": round(row["wins"] / row["played"], 4) if row["played"] else None,
                 "best_moves": row["best_moves"],
-                "best_time_seconds": (
-                    None if row["best_time"] is None else round(row["best_time"].total_seconds(), 3)
-                ),
+                "best_time_seconds": seconds(row["best_time"]),
             }
         )
     return stats
@@ -108,7 +109,7 @@ def _ahead_of_outer_attempt() -> Q:
 def _rank_on_its_board() -> Expression:
     """An attempt's place on its day's leaderboard: one more than the attempts there that
     RANKING_ORDER sorts before it (a count per row, on the board's index)."""
-    board = Game.objects.filter(daily=OuterRef("daily"), ranked=True, excluded=False)
+    board = on_the_boards(Game.objects.filter(daily=OuterRef("daily")))
     ahead = (
         _with_ranking_keys(board)
         .filter(_ahead_of_outer_attempt())

@@ -49,6 +49,8 @@ REPRESENTATION_KEYS = {
     "created_at",
     "last_move_at",
     "finished_at",
+    "time_seconds",
+    "clock",
 }
 
 _names = count(1)
@@ -86,6 +88,15 @@ def new_game(
     response = client.post("/api/games/", data, format="json")
     assert response.status_code == 201, response.content
     return response.json()
+
+
+def started_game(
+    client: APIClient, variant: str, seed: int | None = None, **fields: Any
+) -> dict[str, Any]:
+    """A new game with one move made (its first legal one): a game in progress, which the
+    lists show, unlike an untouched one (``models.UNTOUCHED``)."""
+    game = new_game(client, variant, seed, **fields)
+    return play(client, game["id"], game["legal_moves"][0])
 
 
 def post_move(
@@ -212,8 +223,16 @@ def staff_challenge(date: Any, slug: str, seed: int) -> Any:
 
 def daily_game(user: Any, date: Any, slug: str, *, ranked: bool = True, **fields: Any) -> Any:
     """A game on a day's challenge written straight to the database (any day, past or
-    future), its fresh deal stored as the service stores it, then given ``fields``."""
+    future), its fresh deal stored as the service stores it, then given ``fields``: by default
+    as if one move had been made (``board_moves`` 1), since the leaderboards and profiles count
+    no game where no move was made (``models.UNTOUCHED``); and with ``created_at`` and
+    ``last_move_at`` given, with the time between them as the game's time (``active_ms``), as if
+    no two of its moves had been further apart than the clock's cap."""
     from games.models import Game
+
+    if "active_ms" not in fields and fields.get("last_move_at") and fields.get("created_at"):
+        taken = fields["last_move_at"] - fields["created_at"]
+        fields["active_ms"] = max(0, taken // datetime.timedelta(milliseconds=1))
 
     challenge = daily_services.daily_challenge(date, slug)
     variant = get_variant(slug)
@@ -225,6 +244,7 @@ def daily_game(user: Any, date: Any, slug: str, *, ranked: bool = True, **fields
         state=variant.state_to_json(state),
         ranked=ranked,
         cards_home=fields.pop("cards_home", variant.cards_home(state)),
+        board_moves=fields.pop("board_moves", 1),
         **fields,
     )
 

@@ -466,6 +466,7 @@ def test_a_replay_is_no_attempt_and_never_ranks(clock: DailyClock) -> None:
     user = make_user("replayer")
     client = client_for(user)
     attempt = start_daily(client, DAY, "gold-mine")
+    play(client, attempt["id"], attempt["legal_moves"][0])
     resign(client, attempt["id"])
     casual = start_daily(client, DAY, "gold-mine", "replay")
     Game.objects.filter(pk=casual["id"]).update(status="won", cards_home=52, board_moves=1)
@@ -523,8 +524,12 @@ def test_the_days_challenges_with_my_attempt(clock: DailyClock) -> None:
         "status": "playing",
         "cards_home": 0,
         "moves": 0,
-        "rank": 1,
+        "rank": None,  # no move yet: not on the leaderboard, counted as neither played nor lost
     }
+    aside = next(m for m in game["legal_moves"] if not m["to"].startswith("foundation"))
+    play(client, game["id"], aside)
+    mine = challenge_of(overview(client), "selective-castle")["your_attempt"]
+    assert (mine["moves"], mine["cards_home"], mine["rank"]) == (1, 0, 1)
     others = [c for c in overview(client)["challenges"] if c["variant"] != "selective-castle"]
     assert all(c["can_attempt"] and c["your_attempt"] is None for c in others)
 

@@ -170,6 +170,8 @@ def test_a_closed_attempt_leaves_the_games_in_progress_and_counts_as_played_not_
 ) -> None:
     client = client_for()
     attempt = start_daily(client, DAY, "gold-mine")
+    assert games_listed(client, "playing") == [], "no move yet: not in progress"
+    play(client, attempt["id"], attempt["legal_moves"][0])
     assert games_listed(client, "playing") == [attempt["id"]]
     clock.advance()
     daily_services.close_unfinished_attempts()

@@ -25,6 +25,7 @@ from tests.games.helpers import (
     assert_error,
     client_for,
     daily_game,
+    detail,
     make_user,
     play,
     staff_challenge,
@@ -61,7 +62,8 @@ def craft(game_id: int, **fields: Any) -> None:
 
 
 def test_the_days_ranking_and_each_tie_break(clock: DailyClock) -> None:
-    # name: status, cards home, moves, started (seconds after T0), time taken (None: no move)
+    # name: status, cards home, moves, started (seconds after T0), the game's time (its active
+    # time, games.core.clock; the last move comes that long after the start)
     expected = [
         ("ace", "won", 52, 90, 0, 350),
         ("bea", "won", 52, 90, 20, 350),  # as fast as ace, but got there 20 s later
@@ -71,7 +73,6 @@ def test_the_days_ranking_and_each_tie_break(clock: DailyClock) -> None:
         ("fay", "lost", 40, 200, 0, 900),
         ("gus", "playing", 35, 3, 0, 20),  # still playing: ranked by progress so far
         ("hal", "resigned", 30, 1, 0, 1),
-        ("ivy", "playing", 0, 0, 0, None),  # started, no move yet
     ]
     clients = {}
     for name, status, home, moves, start, taken in reversed(expected):
@@ -83,8 +84,12 @@ def test_the_days_ranking_and_each_tie_break(clock: DailyClock) -> None:
             cards_home=home,
             board_moves=moves,
             created_at=at(start),
-            last_move_at=None if taken is None else at(start + taken),
+            last_move_at=at(start + taken),
+            active_ms=taken * 1000,
         )
+    # Started, no move yet: on no board, counted as neither played nor lost.
+    ivy = client_for(make_user("ivy"))
+    start_daily(ivy, DAY, "gold-mine")
 
     result = board(anonymous_client(), "gold-mine")
     assert result["count"] == len(expected)
@@ -100,7 +105,7 @@ def test_the_days_ranking_and_each_tie_break(clock: DailyClock) -> None:
             "won": status == "won",
             "cards_home": home,
             "moves": moves,
-            "time_seconds": float(taken or 0),
+            "time_seconds": float(taken),
         }
         for rank, (name, status, home, moves, _, taken) in enumerate(expected, start=1)
     ]
@@ -110,6 +115,7 @@ def test_the_days_ranking_and_each_tie_break(clock: DailyClock) -> None:
         challenges = clients[name].get("/api/daily/").json()["challenges"]
         (mine,) = [c for c in challenges if c["variant"] == "gold-mine"]
         assert mine["your_attempt"]["rank"] == rank
+    assert board(ivy, "gold-mine")["me"] is None
 
 
 def first_moves(seed: int) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]] | None:
@@ -152,16 +158,16 @@ def test_the_days_ranking_of_attempts_played_through_the_api(clock: DailyClock) 
     assert rows == [
         (1, "dee", "playing", False, 1, 1),
         (2, "eli", "resigned", False, 1, 2),
-        (3, "cat", "playing", False, 0, 0),
-        (4, "bob", "playing", False, 0, 1),
-    ]
+        (3, "bob", "playing", False, 0, 1),
+    ], "cat has made no move: not on the board"
     times = {e["user"]: e["time_seconds"] for e in result["results"]}
-    assert times["cat"] == 0.0, "no move yet: no time"
     for name in ("bob", "dee", "eli"):
         game = Game.objects.get(pk=games[name]["id"])
-        assert times[name] == round((game.last_move_at - game.created_at).total_seconds(), 3)
-        assert times[name] >= 0
-    assert result["me"] == result["results"][2]
+        # The game's time, as its player sees it (games.core.clock): here, under the cap, the
+        # time to the last move (the resignation counts nothing).
+        assert times[name] == detail(players[name], game.pk)["time_seconds"]
+        assert 0 <= times[name] <= (game.last_move_at - game.created_at).total_seconds()
+    assert result["me"] is None
 
 
 def test_grounds_for_divorce_counts_the_cards_in_the_discard(clock: DailyClock) -> None:
@@ -331,6 +337,7 @@ def results(user: Any, slug: str, spec: str, *, first_day: int = 1, **times: Any
             status=status,
             created_at=at(0),
             last_move_at=at(taken),
+            active_ms=taken * 1000,
         )
 
 

@@ -22,6 +22,7 @@ from tests.games.helpers import (
     post_move,
     replay,
     solve,
+    started_game,
     unchanged,
 )
 
@@ -151,8 +152,8 @@ def test_two_random_games_get_different_deals() -> None:
 
 def test_list_shows_only_my_games_newest_first_without_cards() -> None:
     me, other = client_for(), client_for()
-    mine = [new_game(me, slug)["id"] for slug in SLUGS]
-    new_game(other, "gold-mine")
+    mine = [started_game(me, slug)["id"] for slug in SLUGS]
+    started_game(other, "gold-mine")
     response = me.get("/api/games/")
     assert response.status_code == 200
     page = response.json()
@@ -167,7 +168,7 @@ def test_list_shows_only_my_games_newest_first_without_cards() -> None:
 
 def test_list_pages_are_counted_from_one_and_end_with_the_games() -> None:
     client = client_for()
-    new_game(client, "gold-mine")
+    started_game(client, "gold-mine")
     assert client.get("/api/games/", {"page": 1}).json()["count"] == 1
     for page in ("0", "-2", "one", str(2**63)):
         assert_error(client.get("/api/games/", {"page": page}), 400, "invalid")
@@ -176,8 +177,8 @@ def test_list_pages_are_counted_from_one_and_end_with_the_games() -> None:
 
 def test_list_filters_by_status_and_variant() -> None:
     client = client_for()
-    gold = [new_game(client, "gold-mine")["id"] for _ in range(3)]
-    clock = new_game(client, "grandfathers-clock")["id"]
+    gold = [started_game(client, "gold-mine")["id"] for _ in range(3)]
+    clock = started_game(client, "grandfathers-clock")["id"]
     assert client.post(f"/api/games/{gold[0]}/resign/", {}, format="json").status_code == 200
 
     def ids(**params: str) -> list[int]:
@@ -198,7 +199,7 @@ def test_list_filters_by_status_and_variant() -> None:
 
 def test_list_status_finished_gives_every_game_that_is_over_whatever_its_outcome() -> None:
     client = client_for()
-    ids = [new_game(client, "gold-mine")["id"] for _ in range(5)]
+    ids = [started_game(client, "gold-mine")["id"] for _ in range(5)]
     assert client.post(f"/api/games/{ids[0]}/resign/", {}, format="json").status_code == 200
     Game.objects.filter(pk=ids[1]).update(status=Game.Status.WON)
     Game.objects.filter(pk=ids[2]).update(status=Game.Status.LOST)
@@ -216,7 +217,7 @@ def test_list_status_finished_gives_every_game_that_is_over_whatever_its_outcome
 
 def test_list_is_paginated_by_twenty() -> None:
     client = client_for()
-    ids = [new_game(client, "selective-castle")["id"] for _ in range(23)]
+    ids = [started_game(client, "selective-castle")["id"] for _ in range(23)]
     first = client.get("/api/games/").json()
     assert first["count"] == 23
     assert first["previous"] is None and first["next"]
@@ -568,7 +569,7 @@ def test_winning_grandfathers_clock_through_the_api_and_the_stats_that_follow() 
     user = make_user()
     client = client_for(user)
 
-    lost = new_game(client, "grandfathers-clock")
+    lost = started_game(client, "grandfathers-clock")
     client.post(f"/api/games/{lost['id']}/resign/", {}, format="json")
 
     game = new_game(client, "grandfathers-clock", seed=0)
@@ -613,7 +614,7 @@ def test_winning_grandfathers_clock_through_the_api_and_the_stats_that_follow() 
     for move in line:
         again = play(client, again["id"], move)
     assert again["status"] == "won"
-    spoiled = new_game(client, "grandfathers-clock")
+    spoiled = started_game(client, "grandfathers-clock")
     client.post(f"/api/games/{spoiled['id']}/resign/", {}, format="json")
     new_game(client, "grandfathers-clock")  # unfinished: not counted
 

@@ -4,7 +4,6 @@ it, the streak of wins, and a ranked daily attempt's rank. Never from what a pag
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 import pytest
@@ -21,6 +20,7 @@ from tests.games.helpers import (
     solve,
     staff_challenge,
     start_daily,
+    started_game,
 )
 
 pytestmark = pytest.mark.django_db
@@ -50,7 +50,7 @@ def test_a_game_in_play_has_no_result_and_a_first_win_says_so() -> None:
     stored = Game.objects.get(pk=game["id"])
     assert result == {
         "moves": len(line),
-        "time_seconds": round((stored.finished_at - stored.created_at).total_seconds(), 3),
+        "time_seconds": stored.active_ms / 1000,
         "hints": 0,
         "undos": 0,
         "best_moves": None,
@@ -63,6 +63,8 @@ def test_a_game_in_play_has_no_result_and_a_first_win_says_so() -> None:
     }
     # The same figures when the finished game is read again.
     assert detail(client, game["id"])["result"] == result
+    # The game's time (games.core.clock): moves under a minute apart, so all of it.
+    assert 0 < result["time_seconds"] <= (stored.finished_at - stored.created_at).total_seconds()
 
 
 def test_a_win_compares_with_the_best_before_it_and_counts_the_wins_in_a_row() -> None:
@@ -73,8 +75,8 @@ def test_a_win_compares_with_the_best_before_it_and_counts_the_wins_in_a_row() -
     # The first win as if it had taken 90 moves and an hour: the next one beats both.
     row = Game.objects.get(pk=first["id"])
     row.state = {**row.state, "move_number": 90}
-    row.created_at = row.finished_at - dt.timedelta(hours=1)
-    row.save(update_fields=["state", "created_at"])
+    row.active_ms = 3_600_000
+    row.save(update_fields=["state", "active_ms"])
 
     second = win(client, line, seed=0)["result"]
     assert (second["best_moves"], second["best_time_seconds"]) == (90, 3600.0)
@@ -82,7 +84,7 @@ def test_a_win_compares_with_the_best_before_it_and_counts_the_wins_in_a_row() -
     assert second["streak"] == 2
 
     # A resignation ends the run; the next win starts it again and no longer beats the best.
-    resigned = new_game(client, CLOCK)
+    resigned = started_game(client, CLOCK)
     response = client.post(f"/api/games/{resigned['id']}/resign/", {}, format="json")
     assert response.json()["result"]["streak"] == 0
     third = win(client, line, seed=0)["result"]
@@ -108,8 +110,8 @@ def test_a_ranked_daily_win_gives_its_rank_on_the_day(monkeypatch: pytest.Monkey
 
     # Someone else's win in less time ranks first, and ours moves down to second.
     row = Game.objects.get(pk=game["id"])
-    row.created_at -= dt.timedelta(minutes=10)
-    row.save(update_fields=["created_at"])
+    row.active_ms += 600_000
+    row.save(update_fields=["active_ms"])
     other = client_for(make_user())
     theirs = start_daily(other, DAY, CLOCK)
     for move in line:
@@ -119,10 +121,13 @@ def test_a_ranked_daily_win_gives_its_rank_on_the_day(monkeypatch: pytest.Monkey
 
 
 def test_a_game_over_with_no_end_time_still_has_a_result() -> None:
-    """Games written straight to the database (older rows, tests) may lack finished_at."""
+    """Games written straight to the database (older rows, tests) may lack finished_at: the
+    result has the game's time as stored all the same."""
     user = make_user()
     client = client_for(user)
-    game = new_game(client, CLOCK)
-    Game.objects.filter(pk=game["id"]).update(status=Game.Status.RESIGNED, finished_at=None)
+    game = started_game(client, CLOCK)
+    Game.objects.filter(pk=game["id"]).update(
+        status=Game.Status.RESIGNED, finished_at=None, active_ms=1500
+    )
     result = detail(client, game["id"])["result"]
-    assert (result["time_seconds"], result["streak"], result["first_win"]) == (None, 0, False)
+    assert (result["time_seconds"], result["streak"], result["first_win"]) == (1.5, 0, False)
