@@ -128,13 +128,51 @@ function sayOnly(text, kind = "error", until = kind === "error" ? "action" : nul
   say(text, kind, until);
 }
 
+// The clock shows the game's time as the server counts it (games/core/clock.py): its figure at
+// the last entry (game.clock.seconds), then the time since, at most the cap, less the time this
+// page was hidden or not open (a casual game; sent as away_ms with the next move or undo, so the
+// server's figure is the one shown). A ranked attempt's clock runs on while hidden: the server
+// counts that time (up to the cap), whatever a page says.
+let awaySince = null; // the last entry (ms) the time away is counted from
+let awayMs = 0; // time away since then, but for the hidden spell under way
+let hiddenAt = null; // when the page was hidden, while it is
+
+/** The time since the last entry the game was out of sight: never shown, or hidden. */
+function timeAway(now = serverNow()) {
+  const since = Date.parse(game.clock.running_since);
+  if (since !== awaySince) {
+    // A new entry: time away counts afresh from it; before this page showed it, it was away.
+    awayMs = awaySince === null ? Math.max(0, pageShownAt() - since) : 0;
+    awaySince = since;
+    if (document.hidden) hiddenAt = Math.max(now, since);
+  }
+  return awayMs + (hiddenAt === null ? 0 : Math.max(0, now - hiddenAt));
+}
+const loadedAt = performance.now();
+/** When this page was opened, on the server's clock (its offset known once the server answered). */
+const pageShownAt = () => serverNow() - (performance.now() - loadedAt);
+
 function elapsed() {
   if (!game) return 0;
-  // A closed attempt's time, as its day's board ranks it, ran to the player's last move.
-  const stop = game.status === "closed" ? game.last_move_at ?? game.created_at : game.finished_at;
-  const end = stop ? Date.parse(stop) : serverNow();
-  return (end - Date.parse(game.created_at)) / 1000;
+  const { seconds, running_since: since, cap_seconds: cap, counts_time_away: countsAway } = game.clock;
+  if (game.status !== "playing" || !since) return seconds;
+  const now = serverNow();
+  const away = countsAway ? 0 : timeAway(now);
+  return seconds + Math.min(Math.max(0, now - Date.parse(since) - away), cap * 1000) / 1000;
 }
+
+/** What a move or an undo tells the server of the time away (casual games only). */
+const awayField = () => (game.clock.counts_time_away || !game.clock.running_since ? {} : { away_ms: Math.round(timeAway()) });
+
+document.addEventListener("visibilitychange", () => {
+  const now = serverNow();
+  if (document.hidden) hiddenAt = now;
+  else if (hiddenAt !== null) {
+    awayMs += Math.max(0, now - hiddenAt);
+    hiddenAt = null;
+  }
+  if (game) tick();
+});
 
 function tick() {
   $("timer").textContent = duration(elapsed());
@@ -450,7 +488,8 @@ function act(path, body, refusal = notOver, { quiet = false, summary = null } = 
     const fields = typeof body === "function" ? body(game) : body;
     if (!fields) return null;
     try {
-      const next = await api("POST", path, { ...fields, expected_move_number: game.move_number }, retrying).finally(reconnected);
+      const timed = /\/(moves|undo)\/$/.test(path) ? awayField() : {};
+      const next = await api("POST", path, { ...fields, ...timed, expected_move_number: game.move_number }, retrying).finally(reconnected);
       if (!quiet) say("", "info");
       show(next);
       playSound(fields.move?.type === "deal" ? "deal" : fields.move?.to?.startsWith("foundation:") ? "home" : "move");
@@ -706,11 +745,25 @@ const input = attachInput(board, {
   },
 });
 
-/** A new game of this game's kind: a new random deal, or (`again`) this game's deal again. */
-async function newGame(button, { again = false } = {}) {
+/** Whether a move was ever made in the game (else it counts nowhere, and "New game" drops it). */
+const touched = () => game.counts.moves > 0 || game.counts.undos > 0;
+
+/** A new game of this game's kind: a new random deal, or (`again`) this game's deal again. From
+ * a game in play with moves, only once the player says so (#new-game-dialog): it stays in their
+ * games in progress. One where no move was made is abandoned (deleted: it counts nowhere), but
+ * a ranked attempt, which the server would resign. */
+async function newGame(button, { again = false, confirmed = false } = {}) {
   if (whenSignedOut()) return;
+  if (game?.status === "playing" && touched() && !confirmed) {
+    newGameButton = button;
+    $("new-game-dialog").showModal();
+    return;
+  }
   button.disabled = true;
   try {
+    if (game?.status === "playing" && !touched() && !game.ranked) {
+      await api("POST", `/api/games/${gameId}/abandon/`, { expected_move_number: game.move_number }).catch(() => null);
+    }
     await (again ? playAgain(game) : startGame(newDealBody(game.variant)));
   } catch (error) {
     button.disabled = false;
@@ -725,7 +778,11 @@ $("resign").addEventListener("click", () => $("resign-dialog").showModal());
 $("resign-dialog").addEventListener("close", () => {
   if ($("resign-dialog").returnValue === "resign") act(`/api/games/${gameId}/resign/`, {});
 });
+let newGameButton = null;
 $("new-game").addEventListener("click", (event) => newGame(event.currentTarget));
+$("new-game-dialog").addEventListener("close", () => {
+  if ($("new-game-dialog").returnValue === "new") newGame(newGameButton ?? $("new-game"), { confirmed: true });
+});
 $("result-new").addEventListener("click", (event) => newGame(event.currentTarget));
 $("result-again").addEventListener("click", (event) => newGame(event.currentTarget, { again: true }));
 $("show-result").addEventListener("click", showResult);
