@@ -12,7 +12,7 @@ from django.utils import timezone
 from games.core import days
 from games.daily import services as daily_services
 from games.errors import GameError
-from games.models import Game, Move
+from games.models import DailyChallenge, Deal, Game, Move
 from games.play import idempotency
 from games.play import services as play_services
 from tests.games.helpers import make_user
@@ -139,3 +139,42 @@ def test_an_idempotency_key_is_claimed_once_and_its_response_kept(
     assert (record.user_id, record.key, record.fingerprint) == (player.pk, "k", "f" * 64)
     assert (record.status_code, record.body) == (201, {"id": 7, "events": [{"type": "x"}]})
     assert record.created_at is not None
+
+
+def test_the_locked_game_carries_the_types_the_orm_gives() -> None:
+    player = make_user()
+    game = play_services.create_game(user=player, variant_slug="gold-mine").game
+    Game.objects.filter(pk=game.pk).update(last_move_at=timezone.now(), can_undo=True)
+
+    with transaction.atomic():
+        locked = play_services.lock_game(player, game.pk)
+
+    expected = Game.objects.get(pk=game.pk)
+    for field in Game._meta.concrete_fields:
+        mine, theirs = getattr(locked, field.attname), getattr(expected, field.attname)
+        assert (mine, type(mine)) == (theirs, type(theirs)), field.name
+    assert not locked._state.adding
+
+
+def test_a_game_number_past_any_row_is_not_found() -> None:
+    player = make_user()
+
+    with transaction.atomic(), pytest.raises(GameError, match="no such game"):
+        play_services.lock_game(player, 2**63)
+
+
+def test_the_lock_reads_every_column_of_the_game_its_deal_and_its_challenge() -> None:
+    # The lock's SQL lists the columns by hand: a field added to a model goes into it too.
+    from games.core import locks
+
+    for names, model in [
+        (locks._GAME_FIELDS, Game),
+        (locks._DEAL_FIELDS, Deal),
+        (locks._DAILY_FIELDS, DailyChallenge),
+    ]:
+        assert names == tuple(f.attname for f in model._meta.concrete_fields), (
+            f"{model.__name__}'s columns changed: list them in games/core/locks.py's SQL too"
+        )
+    assert locks._LOCK_GAME.count(",") + 1 == sum(
+        len(names) for names in (locks._GAME_FIELDS, locks._DEAL_FIELDS, locks._DAILY_FIELDS)
+    )
