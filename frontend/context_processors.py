@@ -6,7 +6,9 @@ from functools import cache
 from typing import Any
 
 from django.http import HttpRequest
+from django.utils.functional import SimpleLazyObject
 
+from accounts.guests import is_guest
 from games.rules.cards import card_words
 
 
@@ -19,3 +21,10 @@ def cards(request: HttpRequest) -> dict[str, Any]:
     """The ranks' and suits' words (base.html puts them in the page for cards.js), so the
     pages name cards from ``games/rules/cards.py`` and nowhere else."""
     return {"card_words": _card_words()}
+
+
+def guest(request: HttpRequest) -> dict[str, Any]:
+    """``guest``: whether the visitor plays as a guest (``accounts.guests``), looked up only by
+    a page that asks (the header does): a guest is offered to sign up or in, and told what is
+    for accounts."""
+    return {"guest": SimpleLazyObject(lambda: is_guest(getattr(request, "user", None)))}

@@ -71,7 +71,7 @@ def daily_overview(date: dt.date, user: AbstractBaseUser | None) -> responses.Da
         "open": is_today,
         "closes_at": days.closes_at(date),
         "challenges": items,
-        "streaks": daily_streaks(user) if signed_in else None,
+        "streaks": daily_streaks(user) if account else None,
     }
 
 

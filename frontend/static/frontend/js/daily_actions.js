@@ -1,8 +1,9 @@
 // What a player can do with one daily challenge (daily.html and daily_board.html): start the
-// ranked attempt, go back to it, replay the deal for fun, or sign in first.
+// ranked attempt, go back to it, replay the deal for fun, or sign in first. A guest
+// (accounts/guests.py) is told that a ranked attempt is for accounts, with the ways to one.
 
 import { api } from "./api.js";
-import { el, errorText, signedIn } from "./ui.js";
+import { el, errorText, isGuest, signedIn } from "./ui.js";
 
 const playUrl = (id) => `/play/${id}/`;
 
@@ -71,6 +72,19 @@ export function challengeActions(challenge, day, report, { ids = false } = {}) {
     );
     button.addEventListener("click", () => startGame(`${base}/attempt/`, button, report));
     actions.append(button);
+  } else if (isGuest() && day.open) {
+    const next = encodeURIComponent(window.location.pathname + window.location.search);
+    actions.append(
+      el(
+        "p",
+        { class: "note account-required", id: id("attempt-account-required"), role: "note" },
+        "You are playing as a guest: the ranked attempt is for accounts. ",
+        el("a", { href: `/signup/?next=${next}`, id: id("attempt-sign-up") }, "Create an account"),
+        " (your games come with you) or ",
+        el("a", { href: `/signin/?next=${next}`, id: id("attempt-sign-in") }, "sign in"),
+        " to compete.",
+      ),
+    );
   } else if (!signedIn() && day.open) {
     const next = window.location.pathname + window.location.search;
     actions.append(

@@ -1,7 +1,8 @@
 // The lobby (/): a tile per game with a miniature of its table and a "New deal" button, a
 // numbered deal, today's daily challenges with the player's standing, and the player's saved
-// games to resume. Signed-out visitors see the games and the dailies, and are asked to sign in
-// for anything that needs a player.
+// games to resume. A signed-out visitor plays at once: their first "New deal" (or a shared
+// deal's link, /?deal=<game>&seed=<n>) makes them a guest (accounts/guests.py), whose games are
+// kept until they sign up (the guest becomes the account) or sign in (the games move to it).
 
 import { api, pageAccount, startGame } from "./api.js";
 import { renderMiniature } from "./board.js";
@@ -11,9 +12,11 @@ import { setWinnableOnly, winnableOnly as storedWinnableOnly } from "./winnable.
 const $ = (id) => document.getElementById(id);
 const root = $("lobby");
 const signedIn = root.dataset.signedIn === "true";
+const guest = document.documentElement.dataset.guest === "true";
 const names = JSON.parse($("games-data").textContent);
-// Signing in from "New deal" comes back here with the deal asked for, and starts it.
+// A sign-in (or sign-up) for a deal comes back here with the deal asked for, and starts it.
 const signInFor = (back) => `/signin/?next=${encodeURIComponent(back)}`;
+const signUpFor = (back) => `/signup/?next=${encodeURIComponent(back)}`;
 const SAVED_SHOWN = 6;
 
 function el(tag, attrs = {}, ...children) {
@@ -38,10 +41,7 @@ const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 async function newGame(body, button, report = say) {
   // Already on its way (the seed form submitted again with Enter): one game, not two.
   if (button.getAttribute("aria-busy") === "true") return;
-  if (!signedIn) {
-    window.location.assign(signInFor(dealPath(body)));
-    return;
-  }
+  // Signed out too: the server makes this browser a guest for the game.
   button.disabled = true;
   button.setAttribute("aria-busy", "true");
   try {
@@ -50,8 +50,22 @@ async function newGame(body, button, report = say) {
     button.disabled = false;
     button.removeAttribute("aria-busy");
     if (error.status === 401 || error.status === 403) window.location.assign(signInFor(dealPath(body)));
+    else if (!signedIn && error.status === 429) refusedAsGuest(body, error.message);
     else report(error.fields?.seed?.[0] ?? error.message);
   }
+}
+
+/** A visitor who could not be made a guest (too many from their address): why, and the ways
+ * to an account that come back to this deal. */
+function refusedAsGuest(body, message) {
+  const back = dealPath(body);
+  $("lobby-message").replaceChildren(
+    `${message} `,
+    el("a", { href: signInFor(back), id: "deal-sign-in" }, "Sign in"),
+    " or ",
+    el("a", { href: signUpFor(back), id: "deal-sign-up" }, "create an account"),
+    " to play this deal.",
+  );
 }
 
 function dealPath(body) {
@@ -80,16 +94,18 @@ for (const button of document.querySelectorAll(".new-deal")) {
   button.addEventListener("click", () => newGame(newDealBody(button.dataset.variant), button));
 }
 
-// Back from signing in (or signing up) with the deal asked for: start it. The query is taken
-// off the address first, so going back to the lobby does not deal again.
+// A shared deal's link (/?deal=<game>&seed=<n>), or back from signing in (or up) with the
+// deal asked for: start it, for a visitor too (as a guest). The query is taken off the address
+// first, so going back to the lobby does not deal again; the page's sign-in links keep it.
 function dealAskedBeforeSigningIn() {
   const query = new URLSearchParams(window.location.search);
   const variant = query.get("deal");
   if (!variant) return;
   history.replaceState(null, "", "/");
   const button = document.querySelector(`.new-deal[data-variant="${CSS.escape(variant)}"]`);
-  if (!signedIn || !button) return;
+  if (!button) return;
   const seed = query.get("seed");
+  say(`Dealing ${names[variant] ?? variant}${seed === null ? "" : `, deal #${seed}`}…`);
   if (seed === null) {
     if (query.get("winnable") === "1") {
       winnableOnly.checked = true; // ticked before signing in
@@ -197,8 +213,9 @@ function standing(challenge, date) {
     return el("span", { class: `standing status-${attempt.status}` }, `${state} · ${rank} · ${plural(attempt.moves, "move")}`);
   }
   if (challenge.can_attempt) return el("span", { class: "standing open" }, "Not tried yet");
-  if (signedIn) return null;
   const board = `/daily/${date}/${challenge.variant}/`;
+  if (guest) return el("span", { class: "standing" }, el("a", { href: signUpFor(board) }, "Create an account to compete"));
+  if (signedIn) return null;
   return el("span", { class: "standing" }, el("a", { href: signInFor(board) }, "Sign in to play"));
 }
 

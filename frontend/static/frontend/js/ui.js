@@ -53,6 +53,12 @@ export function gameName(slug) {
   return gameNames()[slug] || slug;
 }
 
+/** Whether the visitor plays as a guest (<html data-guest="true">, accounts/guests.py): signed in,
+ * with what needs an account (a ranked attempt, a public profile) refused. */
+export function isGuest() {
+  return document.documentElement.dataset.guest === "true";
+}
+
 export function signedIn() {
   // The page's root element says so: <section data-signed-in="true|false">.
   return document.querySelector("[data-signed-in]")?.dataset.signedIn === "true";
