@@ -179,7 +179,6 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "frontend.context_processors.cards",
                 "frontend.context_processors.guest",
-                "frontend.context_processors.guest",
             ],
         },
     },
