@@ -21,7 +21,7 @@ from games.play import responses
 from games.play.idempotency import IdempotencyKey, StoredAnswer
 from games.play.services import Outcome, lock_playing_game, write_once
 from games.rules import Move, State, Variant, get_variant
-from games.rules.hints import describe
+from games.rules.rule_of_thumb import describe
 from games.solver.hints import HEURISTIC, LookaheadHint, lookahead_hint
 
 

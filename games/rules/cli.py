@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from . import VARIANTS, get_variant, hints
+from . import VARIANTS, get_variant, rule_of_thumb
 from .cards import CODE, rank_char
 from .errors import RulesError
 from .shuffle import MAX_SEED
@@ -92,7 +92,8 @@ def play(variant: Variant, seed: int, out: TextIO, ask: Callable[[str], str]) ->
             continue
         if text in ("h", "hint"):
             seen = {s._replace(move_number=0) for s in states}
-            print(f"? {hints.describe(variant, state, variant.hint(state, seen))}", file=out)
+            hint = variant.hint(state, seen)
+            print(f"? {rule_of_thumb.describe(variant, state, hint)}", file=out)
             continue
         command, _, rest = text.partition(" ")
         if command in ("s", "save"):  # not "stock waste", a move to judge

@@ -13,7 +13,7 @@ from collections.abc import Collection, Iterable, Iterator
 from itertools import chain
 from typing import Any, ClassVar
 
-from . import hints, notation, replay
+from . import notation, replay, rule_of_thumb
 from .building import Build
 from .cards import CODE, RANK, RANK_NAMES, card_name, new_deck, rank_char
 from .errors import IllegalMove
@@ -161,7 +161,7 @@ class Variant:
     def hint(self, state: State, seen: Collection[State] = ()) -> Move | None:
         """A legal move worth trying, chosen from what the player sees (see ``hints``);
         ``seen``: the game's earlier positions, with ``move_number`` 0."""
-        return hints.suggest(self, state, seen)
+        return rule_of_thumb.suggest(self, state, seen)
 
     def accepts(self, state: State, s: int, t: int, count: int = 1) -> bool:
         """Whether the top ``count`` cards of pile ``s`` may go onto pile ``t``."""

@@ -11,7 +11,8 @@ sees nothing else.
   searched): the hint says so plainly and suggests no move, as no move can help. Unknown (the
   budget spent): the first move of the line to the most promising position the search met
   (the highest score of the game's evaluation, ``Answer.best``), said as such: a look-ahead,
-  not a promise of a win; today's hint (``games.rules.hints``) when no position beat this one.
+  not a promise of a win; the rule-of-thumb hint (``games.rules.rule_of_thumb``) when no
+  position beat this one.
 - **Positions with hidden cards**: the cards the player has not seen (the deck(s) less every
   face-up card) are dealt at random into the face-down places, a few times, by a generator
   seeded from a hash of the view itself, so that the same board always gets the same deals
@@ -47,7 +48,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.rules import Move, State, Variant
-from games.rules import hints as heuristic
+from games.rules import rule_of_thumb as heuristic
 from games.rules.cards import CODE, new_deck, parse_card
 
 from .search import LOST, WON, Answer, Budget, solve

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from games.rules import VARIANTS, State, get_variant
-from games.rules.hints import describe
+from games.rules.rule_of_thumb import describe
 from games.solver import LOST, UNKNOWN, WON, Answer, Budget, solve
 from games.solver import hints as lookahead
 from games.solver.hints import BEST, HEURISTIC, LEADS, LOST_MESSAGE, SOLVER, WIN, lookahead_hint

@@ -1,10 +1,10 @@
-"""Hints: a legal move worth trying, chosen only from what the player can see.
+"""The rule-of-thumb hint: a legal move worth trying, chosen only from what the player can see.
 
 A hint must never tell the player anything the board does not: it looks at the legal moves
 (which depend on face-up cards only), the pile kinds and how many cards lie face down, never
 at a face-down card or the stock's order, and it never plays a move to look at the result
 (a move's automatic effects may turn up hidden cards). Two positions that look the same to
-the player get the same hint; ``tests/rules/test_hints.py`` checks that.
+the player get the same hint; ``tests/rules/test_rule_of_thumb.py`` checks that.
 
 The choice is a fixed order of preferences, the way a patient player thinks, not a search:
 a card home first, then a move that turns up a hidden card, then one that brings a new card

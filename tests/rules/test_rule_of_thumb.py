@@ -7,7 +7,7 @@ import random
 import pytest
 
 from games.rules import DEAL, VARIANTS, State, Variant, get_variant
-from games.rules.hints import describe
+from games.rules.rule_of_thumb import describe
 
 from .helpers import disguised, move, position
 
