@@ -1,5 +1,5 @@
-"""The games API's answers, as ``games.play.selectors`` and ``games.play.hints`` build them
-(TypedDicts: the OpenAPI schema reads them, ``web.http.schema``)."""
+"""The games API's answers, as ``games.play.selectors`` and ``games.play.hint_service`` build
+them (TypedDicts: the OpenAPI schema reads them, ``web.http.schema``)."""
 
 from __future__ import annotations
 

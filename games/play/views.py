@@ -18,7 +18,7 @@ from accounts.guests import PlayerOrNewGuest
 from games import catalogue
 from games.core.pages import no_such_page
 from games.inputs import ERRORS, answer, asked_step, body, idempotency_key, valid
-from games.play import hints as play_hints
+from games.play import hint_service as play_hints
 from games.play import idempotency
 from games.play import selectors as play_selectors
 from games.play import services as play_services

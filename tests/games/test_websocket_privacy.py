@@ -22,7 +22,7 @@ from django.test import Client
 
 from config.asgi import application
 from games.models import Game
-from games.play import hints as play_hints
+from games.play import hint_service as play_hints
 from games.play import services as play_services
 from games.rules import get_variant
 from tests.games.helpers import SLUGS

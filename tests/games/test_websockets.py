@@ -21,7 +21,7 @@ from config.asgi import application
 from games import consumers
 from games.core import days
 from games.daily import services as daily_services
-from games.play import hints as play_hints
+from games.play import hint_service as play_hints
 from games.play import services as play_services
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from games.core import days
 from games.models import Game
-from games.play import hints as play_hints
+from games.play import hint_service as play_hints
 from games.rules import State, Variant, get_variant
 from games.rules.cards import card_name, parse_card
 from games.solver import Budget, solve

@@ -14,7 +14,7 @@ from django.test import override_settings
 from rest_framework.test import APIClient
 
 from games.models import Game
-from games.play import hints as play_hints
+from games.play import hint_service as play_hints
 from tests.games.helpers import client_for, make_user, new_game
 from tests.support.threads import answered, run_in_threads
 

@@ -1,4 +1,6 @@
-"""Hints: the next move worth making, worked out from what the player can see."""
+"""The hint service: a player's hints, one search at a time, each worked out from what the
+player can see (the look-ahead, ``games.solver.hints``, outside any transaction) and counted
+on the game."""
 
 from __future__ import annotations
 
@@ -119,9 +121,10 @@ def request_hint(
 
     The hint is ``worked_out`` (by default, ``work_out_hint`` now, before any lock is taken;
     ``search=False``: none unless given) when it was worked out for the version the game is
-    still at; otherwise, as when the game moved meanwhile, today's hint (``Variant.hint``),
-    which needs no search: no search ever runs under the game's lock. A hint that tells
-    nothing (no move, and not a lost position) is not counted against the player."""
+    still at; otherwise, as when the game moved meanwhile, the rule-of-thumb hint
+    (``Variant.hint``, ``games.rules.rule_of_thumb``), which needs no search: no search ever
+    runs under the game's lock. A hint that tells nothing (no move, and not a lost position)
+    is not counted against the player."""
     if worked_out is None and search:
         worked_out = work_out_hint(
             user=user, game_id=game_id, expected_move_number=expected_move_number
