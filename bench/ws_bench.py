@@ -229,7 +229,7 @@ _execute = _utils.CursorWrapper.execute
 
 
 def _traced_execute(self, sql, params=None):
-    # leaderboards.ranked_attempts(...).values(*LEADERBOARD_FIELDS): the live board's read.
+    # games.core.ranking.ranked_attempts(...).values(*LEADERBOARD_FIELDS): the live board's read.
     if not isinstance(sql, str) or 'AS "owner__username"' not in sql or "CASE WHEN" not in sql:
         return _execute(self, sql, params)
     start = _time.monotonic()

@@ -9,50 +9,23 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import (
-    Case,
     Count,
     ExpressionWrapper,
     F,
     FloatField,
     Min,
     Q,
-    QuerySet,
-    Value,
-    When,
     Window,
 )
-from django.db.models.functions import Coalesce, Rank
+from django.db.models.functions import Rank
 
 from games.core import days
 from games.core.clock import seconds
 from games.core.pages import page_start
+from games.core.ranking import on_the_boards, ranked_attempts
 from games.daily import responses
-from games.models import UNTOUCHED, DailyChallenge, Game
+from games.models import DailyChallenge, Game
 from games.rules import VARIANTS
-
-# A day's ranking, best first: won before not won, then more cards home, fewer moves, less
-# time (the game's active time, games.core.clock), and who got there first.
-RANKING_ORDER = ("-won", "-cards_home", "board_moves", "active_ms", "reached", "pk")
-
-
-def _with_ranking_keys(games: QuerySet[Game]) -> QuerySet[Game]:
-    """The computed keys RANKING_ORDER sorts by: ``won`` and ``reached``."""
-    return games.annotate(
-        won=Case(When(status=Game.Status.WON, then=Value(1)), default=Value(0)),
-        reached=Coalesce("last_move_at", "created_at"),
-    )
-
-
-def on_the_boards(games: QuerySet[Game]) -> QuerySet[Game]:
-    """Ranked attempts the leaderboards count: not taken off by staff, and with a move made (an
-    untouched attempt, ``models.UNTOUCHED``, counts as neither played nor lost)."""
-    return games.filter(ranked=True, excluded=False).exclude(UNTOUCHED)
-
-
-def ranked_attempts(date: dt.date, variant: str) -> QuerySet[Game]:
-    """A day's ranked attempts at one game, best first (RANKING_ORDER)."""
-    attempts = on_the_boards(Game.objects.filter(daily__date=date, daily__variant=variant))
-    return _with_ranking_keys(attempts).order_by(*RANKING_ORDER)
 
 
 def staff_daily_board(challenge: DailyChallenge) -> list[tuple[str, Game]]:

@@ -14,8 +14,9 @@ from games.core import days
 from games.core.history import (
     opening,
 )
+from games.core.ranking import ranked_attempts
 from games.daily import responses
-from games.daily.leaderboards import daily_streaks, ranked_attempts
+from games.daily.leaderboards import daily_streaks
 from games.errors import GameError
 from games.models import DailyChallenge, Game
 from games.rules import VARIANTS, get_variant

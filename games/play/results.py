@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.db.models import Q
 
 from games.core.clock import seconds
-from games.daily import leaderboards
+from games.core.ranking import ranked_attempts
 from games.models import UNTOUCHED, Game
 from games.play import responses
 
@@ -67,11 +67,7 @@ def daily_rank(game: Game) -> responses.DailyRank | None:
     and for an attempt staff took off the leaderboard."""
     if game.daily_id is None or not game.ranked or game.excluded:
         return None
-    order = list(
-        leaderboards.ranked_attempts(game.daily.date, game.daily.variant).values_list(
-            "pk", flat=True
-        )
-    )
+    order = list(ranked_attempts(game.daily.date, game.daily.variant).values_list("pk", flat=True))
     if game.pk not in order:
         return None
     return {"rank": order.index(game.pk) + 1, "count": len(order)}

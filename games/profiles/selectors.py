@@ -18,14 +18,8 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from games.core.clock import seconds
-from games.daily.leaderboards import (
-    RANKING_ORDER,
-    RESULT_FIELDS,
-    _result,
-    _with_ranking_keys,
-    daily_streaks,
-    on_the_boards,
-)
+from games.core.ranking import RANKING_ORDER, on_the_boards, with_ranking_keys
+from games.daily.leaderboards import RESULT_FIELDS, _result, daily_streaks
 from games.models import Game
 from games.profiles import responses
 from games.rules import VARIANTS
@@ -67,7 +61,7 @@ def _public_daily_stats(player: AbstractBaseUser) -> list[responses.PlayerDailyS
     won = Q(status=Game.Status.WON)
     rows = {
         row["daily__variant"]: row
-        for row in _with_ranking_keys(_public_attempts(player))
+        for row in with_ranking_keys(_public_attempts(player))
         .order_by()
         .values("daily__variant")
         .annotate(
@@ -111,7 +105,7 @@ def _rank_on_its_board() -> Expression:
     RANKING_ORDER sorts before it (a count per row, on the board's index)."""
     board = on_the_boards(Game.objects.filter(daily=OuterRef("daily")))
     ahead = (
-        _with_ranking_keys(board)
+        with_ranking_keys(board)
         .filter(_ahead_of_outer_attempt())
         .order_by()
         .values("daily")
@@ -124,7 +118,7 @@ def _rank_on_its_board() -> Expression:
 def _public_recent(player: AbstractBaseUser) -> list[responses.PlayerResult]:
     """The last results, newest day first, each with its rank on the day's leaderboard."""
     rows = (
-        _with_ranking_keys(_public_attempts(player))
+        with_ranking_keys(_public_attempts(player))
         .annotate(rank=_rank_on_its_board())
         .order_by("-daily__date", "-reached", "-pk")
         .values("daily__date", "daily__variant", "rank", *RESULT_FIELDS)[:RECENT_RESULTS]
