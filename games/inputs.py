@@ -1,40 +1,88 @@
-"""A request's body and query as the games API reads them, refused in the API's words."""
+"""How the games API's features read a request, in the API's words: what they share (a whole
+number, a day and a game's slug in a query, the replay step and page queries, the JSON body,
+a known game) and ``valid``, which runs a feature's own serializer. Each feature's own request
+readers are its ``inputs`` (``games.play.inputs``, ``games.daily.inputs``); its answers, its
+``responses``."""
 
 from __future__ import annotations
 
-import hashlib
-from typing import TYPE_CHECKING, Any
+import datetime as dt
+import re
+from typing import Any
 
+from rest_framework import serializers
 from rest_framework.request import Request
-from rest_framework.response import Response
 
-from games.play import selectors as play_selectors
-from games.play.idempotency import MAX_KEY_LENGTH, IdempotencyKey
+from games.models import VARIANT_CHOICES
 from games.rules import VARIANTS
-from games.serializers import UNKNOWN_VARIANT_MESSAGE, ReplayQuery
-from web.http.errors import ApiError, ApiErrorBody
+from web.http.errors import ApiError
 
-if TYPE_CHECKING:
-    from games.models import Game
-    from games.play.services import Answer
+MAX_PAGE = 1_000_000
 
 
-ERRORS = {400: ApiErrorBody, 404: ApiErrorBody, 409: ApiErrorBody}
+def whole_number(message: str) -> dict[str, str]:
+    """One message for every way an IntegerField refuses a value (not a whole number, too
+    small, too big, a string of digits too long to read), in place of DRF's wording."""
+    return dict.fromkeys(("invalid", "min_value", "max_value", "max_string_length"), message)
+
+
+class QueryWholeNumber(serializers.IntegerField):
+    """A whole number in a query string, written as a link writes it: ASCII digits only.
+    DRF's IntegerField also reads "1.0", " 3" and other scripts' digits ("٣"), which a
+    paginator or a later reader of the raw parameter would not."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, str) and not re.fullmatch(r"[0-9]+", data):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class QueryDay(serializers.DateField):
+    """A day in a query string, exactly YYYY-MM-DD (as in the API's paths); DRF's DateField
+    also reads 2024-1-1 and 20240101."""
+
+    def to_internal_value(self, value: Any) -> dt.date:
+        if not (isinstance(value, str) and re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value)):
+            self.fail("invalid", format="YYYY-MM-DD")
+        return super().to_internal_value(value)
+
+
+#: As known_variant says it, with the unknown slug's repr.
+UNKNOWN_VARIANT_MESSAGE = "There is no game called {input!r}."
+
+
+def variant_field(**kwargs: Any) -> serializers.ChoiceField:
+    """A game's slug; an unknown one in the words of the daily and leaderboard paths."""
+    return serializers.ChoiceField(
+        choices=VARIANT_CHOICES,
+        error_messages={"invalid_choice": UNKNOWN_VARIANT_MESSAGE},
+        **kwargs,
+    )
+
+
+class ReplayQuery(serializers.Serializer):
+    step = QueryWholeNumber(
+        min_value=0,
+        required=False,
+        error_messages=whole_number("Choose a step: a whole number from 0 up."),
+    )
+
+
+class PageQuery(serializers.Serializer):
+    # A bound keeps the rows skipped within what the database can count.
+    page = QueryWholeNumber(
+        min_value=1,
+        max_value=MAX_PAGE,
+        required=False,
+        default=1,
+        error_messages=whole_number(f"A page number is a whole number from 1 to {MAX_PAGE}."),
+    )
 
 
 def valid(serializer_class: type, data: Any) -> dict[str, Any]:
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
-
-
-def asked_step(request: Request, game: Game) -> int:
-    """``?step=`` (the last one by default). Whatever is not a step of the game's history
-    (-1, "abc" or 99) is the same 400 ``invalid_step``, naming the steps to choose from."""
-    query = ReplayQuery(data=request.query_params)
-    if not query.is_valid():
-        raise play_selectors.invalid_step(game)
-    return query.validated_data.get("step", game.move_number)
 
 
 def body(request: Request) -> dict[str, Any]:
@@ -49,22 +97,3 @@ def known_variant(slug: str) -> str:
     if slug not in VARIANTS:
         raise ApiError("unknown_variant", UNKNOWN_VARIANT_MESSAGE.format(input=slug), 404)
     return slug
-
-
-def idempotency_key(request: Request) -> IdempotencyKey | None:
-    """The request's ``Idempotency-Key`` (1 to 100 characters) with the fingerprint of the
-    request it came with (method, path, body), or None when it was sent without one."""
-    key = request.headers.get("Idempotency-Key")
-    if key is None:
-        return None
-    if not 0 < len(key) <= MAX_KEY_LENGTH:
-        raise ApiError("invalid_idempotency_key", "An Idempotency-Key has 1 to 100 characters.")
-    fingerprint = hashlib.sha256(
-        f"{request.method} {request.path}\n".encode() + request.body
-    ).hexdigest()
-    return IdempotencyKey(key, fingerprint)
-
-
-def answer(result: Answer) -> Response:
-    """The response of a write: its answer, or the answer stored for its Idempotency-Key."""
-    return Response(result.body(), status=result.status)

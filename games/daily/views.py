@@ -12,20 +12,21 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.guests import AccountRequired
+from games.answers import ERRORS, answer
 from games.core import days
 from games.daily import leaderboards
 from games.daily import selectors as daily_selectors
 from games.daily import services as daily_services
+from games.daily.inputs import DAY_MESSAGE, DailyQuery
 from games.daily.responses import (
     AlltimeLeaderboard,
     DailyLeaderboard,
     DailyOverview,
     DailySolution,
 )
-from games.daily.serializers import DAY_MESSAGE, DailyQuery
-from games.inputs import ERRORS, answer, idempotency_key, known_variant, valid
+from games.inputs import PageQuery, ReplayQuery, known_variant, valid
+from games.play.inputs import idempotency_key
 from games.play.responses import Game
-from games.serializers import PageQuery, ReplayQuery
 from web.http.errors import ApiError, ApiErrorBody
 
 if TYPE_CHECKING:

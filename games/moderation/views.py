@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.permissions import BasePermission
@@ -11,17 +11,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.errors import GameError
-from games.inputs import asked_step
+from games.inputs import ReplayQuery
 from games.moderation import review
 from games.moderation.responses import StaffReview
 from games.play import selectors as play_selectors
-from games.serializers import (
-    ReplayQuery,
-)
+from games.play.inputs import asked_step
 from web.http.errors import ApiErrorBody
-
-if TYPE_CHECKING:
-    pass
 
 
 class CanReviewGames(BasePermission):

@@ -16,21 +16,29 @@ from rest_framework.views import APIView
 
 from accounts.guests import PlayerOrNewGuest
 from games import catalogue
+from games.answers import ERRORS, answer
 from games.core.pages import no_such_page
-from games.inputs import ERRORS, answer, asked_step, body, idempotency_key, valid
+from games.inputs import PageQuery, ReplayQuery, body, valid
 from games.play import hint_service as play_hints
 from games.play import idempotency
 from games.play import selectors as play_selectors
 from games.play import services as play_services
+from games.play.inputs import (
+    ActionInput,
+    GameFilter,
+    MoveInput,
+    NewGameInput,
+    UndoInput,
+    asked_step,
+    idempotency_key,
+)
 from games.play.responses import Abandoned, Game, GamePage, Hint, HistoryEntry, Replay, Stats
-from games.play.serializers import ActionInput, GameFilter, MoveInput, NewGameInput, UndoInput
 from games.play.throttling import (
     GameCreationThrottle,
     HintThrottle,
     too_many_games,
     too_many_hints,
 )
-from games.serializers import PageQuery, ReplayQuery
 from web.errors import ServiceError
 from web.http.errors import ApiError, ApiErrorBody
 

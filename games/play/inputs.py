@@ -1,17 +1,22 @@
-"""The games API's request bodies and its games list's filter (shared query fields:
-``games.serializers``)."""
+"""How the games API reads a request to play: the bodies of a new game, a move and the other
+actions, the games list's filter, the replay step asked for and the ``Idempotency-Key`` (what
+every feature reads alike: ``games.inputs``)."""
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from rest_framework import serializers
+from rest_framework.request import Request
 
+from games.inputs import ReplayQuery, variant_field, whole_number
 from games.models import Game
+from games.play import selectors as play_selectors
+from games.play.idempotency import MAX_KEY_LENGTH, IdempotencyKey
 from games.play.selectors import FINISHED
 from games.rules import MAX_SEED
-from games.serializers import variant_field, whole_number
-from web.http.errors import KnownFieldsOnly
+from web.http.errors import ApiError, KnownFieldsOnly
 
 #: As games.play.services.create_game says it.
 SEED_MESSAGE = f"A deal number is a whole number from 0 to {MAX_SEED}."
@@ -100,3 +105,26 @@ class GameFilter(serializers.Serializer):
         "closed).",
     )
     variant = variant_field(required=False)
+
+
+def asked_step(request: Request, game: Game) -> int:
+    """``?step=`` (the last one by default). Whatever is not a step of the game's history
+    (-1, "abc" or 99) is the same 400 ``invalid_step``, naming the steps to choose from."""
+    query = ReplayQuery(data=request.query_params)
+    if not query.is_valid():
+        raise play_selectors.invalid_step(game)
+    return query.validated_data.get("step", game.move_number)
+
+
+def idempotency_key(request: Request) -> IdempotencyKey | None:
+    """The request's ``Idempotency-Key`` (1 to 100 characters) with the fingerprint of the
+    request it came with (method, path, body), or None when it was sent without one."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not 0 < len(key) <= MAX_KEY_LENGTH:
+        raise ApiError("invalid_idempotency_key", "An Idempotency-Key has 1 to 100 characters.")
+    fingerprint = hashlib.sha256(
+        f"{request.method} {request.path}\n".encode() + request.body
+    ).hexdigest()
+    return IdempotencyKey(key, fingerprint)

@@ -1,10 +1,11 @@
-"""The daily challenges API's query (shared query fields: ``games.serializers``)."""
+"""How the daily challenges API reads its query (what every feature reads alike:
+``games.inputs``)."""
 
 from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.serializers import QueryDay
+from games.inputs import QueryDay
 
 DAY_MESSAGE = "A day is a date of the calendar, written YYYY-MM-DD."
 
