@@ -6,7 +6,7 @@
 Per game: ``--positions`` positions taken from play, each from a fresh deal (a seeded random
 seed) played for 0 to 60 moves, each move today's rule-of-thumb hint (``Variant.hint``) three
 times in four and a random legal move otherwise, as a player might; a position where the game
-has ended is replaced by another. Each is hinted with ``games.solver.hints.lookahead_hint`` at
+has ended is replaced by another. Each is hinted with ``games.solver.lookahead.lookahead_hint`` at
 the cap (``--seconds``, positions as the server counts them), and the bench prints the share
 of hints that came from the solver (target: at least 90 %), split into ``win`` (the move starts
 a win found, or the position is proven lost) and ``best`` (no win found within the cap: the
@@ -23,7 +23,7 @@ import statistics
 import time
 
 from games.rules import VARIANTS, State, Variant, get_variant
-from games.solver.hints import BEST, SOLVER, lookahead_hint
+from games.solver.lookahead import BEST, SOLVER, lookahead_hint
 
 TARGET = 0.90
 HEADER = (

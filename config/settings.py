@@ -399,7 +399,7 @@ WEBSOCKET_CATCH_UP_LIMIT = 50
 # web.serve has uvicorn refuse it before it is buffered (1009).
 WEBSOCKET_MAX_MESSAGE_BYTES = env_number("WEBSOCKET_MAX_MESSAGE_BYTES", 4096)
 LEADERBOARD_PUSH_INTERVAL = env_number("LEADERBOARD_PUSH_INTERVAL", 0.25)
-# The most a hint may search (games.solver.hints), in seconds: its request's thread is busy
+# The most a hint may search (games.solver.lookahead), in seconds: its request's thread is busy
 # that long (and shares the process's interpreter with the others), but holds no transaction.
 HINT_SECONDS = env_number("HINT_SECONDS", 1.0)
 # Websockets open at once (web.live.connection_cap), over every server process; more are closed

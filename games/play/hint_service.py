@@ -1,5 +1,5 @@
 """The hint service: a player's hints, one search at a time, each worked out from what the
-player can see (the look-ahead, ``games.solver.hints``, outside any transaction) and counted
+player can see (the look-ahead, ``games.solver.lookahead``, outside any transaction) and counted
 on the game."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from games.play.idempotency import IdempotencyKey, StoredAnswer
 from games.play.services import Outcome, lock_playing_game, write_once
 from games.rules import Move, State, Variant, get_variant
 from games.rules.rule_of_thumb import describe
-from games.solver.hints import HEURISTIC, LookaheadHint, lookahead_hint
+from games.solver.lookahead import HEURISTIC, LookaheadHint, lookahead_hint
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ def work_out_hint(
 ) -> WorkedOut:
     """The look-ahead hint for a casual game as it stands, searched with no transaction open
     and no row locked: the game is read (and checked: the player's, in play, casual) in a short
-    transaction, and the search (``games.solver.hints``, at most ``HINT_SECONDS``) runs after
+    transaction, and the search (``games.solver.lookahead``, at most ``HINT_SECONDS``) runs after
     it ends. Nothing is counted; ``request_hint`` does that. Raises the refusals
     ``request_hint`` gives."""
 

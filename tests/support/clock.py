@@ -24,7 +24,8 @@ class TickingClock:
 def tick_the_solver(monkeypatch: Any, tick: float = 0.001) -> TickingClock:
     """The solver's searches (``games.solver.search`` and the hints' look-ahead) read the
     returned clock instead of the real one."""
-    from games.solver import hints, search
+    from games.solver import lookahead as hints
+    from games.solver import search
 
     clock = TickingClock(tick)
     for module in (search, hints):
@@ -34,7 +35,7 @@ def tick_the_solver(monkeypatch: Any, tick: float = 0.001) -> TickingClock:
 
 def spy_on_hint_searches(monkeypatch: Any) -> list[Any]:
     """The budgets of the searches a hint asks ``games.solver.search.solve`` for, in order."""
-    from games.solver import hints
+    from games.solver import lookahead as hints
 
     budgets: list[Any] = []
     real_solve = hints.solve

@@ -16,9 +16,8 @@ from games.models import Game
 from games.play import hint_service as play_hints
 from games.rules import State, Variant, get_variant
 from games.rules.cards import card_name, parse_card
-from games.solver import Budget, solve
-from games.solver import hints as lookahead
-from games.solver.hints import lookahead_hint
+from games.solver import Budget, lookahead, solve
+from games.solver.lookahead import lookahead_hint
 from tests.games.helpers import (
     SLUGS,
     anonymous_client,
@@ -168,7 +167,7 @@ def test_a_retried_hint_with_its_idempotency_key_is_counted_once() -> None:
     assert Game.objects.get(pk=game["id"]).hint_count == 1
 
 
-# -- hints that look ahead (games.solver.hints) ----------------------------------------------
+# -- hints that look ahead (games.solver.lookahead) ----------------------------------------------
 
 
 def put_state(game_id: int, variant: Variant, state: State) -> None:

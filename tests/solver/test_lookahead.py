@@ -1,4 +1,4 @@
-"""Hints that look ahead (games.solver.hints): a winning line's first move where the solver
+"""Hints that look ahead (games.solver.lookahead): a winning line's first move where the solver
 finds one, the plain truth on a lost position, else the first move of the line to the most
 promising position it searched, today's hint when it looked ahead too little, and only ever
 from what the player can see."""
@@ -12,9 +12,8 @@ import pytest
 
 from games.rules import VARIANTS, State, get_variant
 from games.rules.rule_of_thumb import describe
-from games.solver import LOST, UNKNOWN, WON, Answer, Budget, solve
-from games.solver import hints as lookahead
-from games.solver.hints import BEST, HEURISTIC, LEADS, LOST_MESSAGE, SOLVER, WIN, lookahead_hint
+from games.solver import LOST, UNKNOWN, WON, Answer, Budget, lookahead, solve
+from games.solver.lookahead import BEST, HEURISTIC, LEADS, LOST_MESSAGE, SOLVER, WIN, lookahead_hint
 from tests.rules.helpers import disguised
 from tests.solver.helpers import lost_castle, normal, played
 from tests.support.clock import spy_on_hint_searches, tick_the_solver
