@@ -10,11 +10,11 @@ from rest_framework.response import Response
 from web.http.errors import ApiErrorBody
 
 if TYPE_CHECKING:
-    from games.play.services import Answer
+    from games.play.services import WriteAnswer
 
 ERRORS = {400: ApiErrorBody, 404: ApiErrorBody, 409: ApiErrorBody}
 
 
-def answer(result: Answer) -> Response:
+def answer(result: WriteAnswer) -> Response:
     """The response of a write: its answer, or the answer stored for its Idempotency-Key."""
     return Response(result.body(), status=result.status)

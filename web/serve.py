@@ -152,7 +152,7 @@ def serve_worker(options: dict[str, Any], sock: socket.socket, ready: Event) -> 
 
 
 @dataclass
-class Worker:
+class WorkerProcess:
     process: BaseProcess
     started: float
     ready: Event
@@ -167,17 +167,17 @@ class Supervisor:
         self.options = options
         self.sockets = sockets
         self.context = multiprocessing.get_context("spawn")
-        self.running: list[Worker] = []
+        self.running: list[WorkerProcess] = []
         self.stopping = False
         self.restart_requested = False
 
-    def start_worker(self, slot: int) -> Worker:
+    def start_worker(self, slot: int) -> WorkerProcess:
         ready = self.context.Event()
         process = self.context.Process(
             target=serve_worker, args=(self.options, self.sockets[slot], ready)
         )
         process.start()
-        return Worker(process, time.monotonic(), ready)
+        return WorkerProcess(process, time.monotonic(), ready)
 
     def run(self) -> int:
         signal.signal(signal.SIGINT, self.stop)
@@ -234,7 +234,7 @@ class Supervisor:
             old.process.join()
         logger.info("every worker restarted")
 
-    def wait_ready(self, worker: Worker) -> bool:
+    def wait_ready(self, worker: WorkerProcess) -> bool:
         deadline = time.monotonic() + READY_TIMEOUT_S
         while time.monotonic() < deadline and not self.stopping:
             if worker.ready.wait(0.1):

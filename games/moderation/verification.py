@@ -24,7 +24,7 @@ def verify_game(game: Game) -> str | None:
 
 
 @dataclass(frozen=True)
-class Verification:
+class Verdict:
     """The outcome of replaying a game's history: ``problem`` is None when it all checks out,
     else what is wrong, and ``step`` the first history entry it points at."""
 
@@ -49,17 +49,17 @@ def history_rows(game: Game) -> list[HistoryRow]:
     )
 
 
-def _numbering_problem(game: Game, rows: list[HistoryRow]) -> Verification | None:
+def _numbering_problem(game: Game, rows: list[HistoryRow]) -> Verdict | None:
     """What is wrong when the history's entries are not numbered 1 to the game's move number."""
     for step, (number, *_) in enumerate(rows, start=1):
         if number != step:
-            return Verification(
+            return Verdict(
                 f"the history's move numbers are not 1 to {game.move_number}: "
                 f"step {step} is numbered {number}",
                 step,
             )
     if len(rows) != game.move_number:
-        return Verification(
+        return Verdict(
             f"the history's move numbers are not 1 to {game.move_number}: "
             f"it has {len(rows)} entries",
             min(len(rows), game.move_number) + 1,
@@ -67,7 +67,7 @@ def _numbering_problem(game: Game, rows: list[HistoryRow]) -> Verification | Non
     return None
 
 
-def verification(game: Game, rows: list[HistoryRow] | None = None) -> Verification:
+def verification(game: Game, rows: list[HistoryRow] | None = None) -> Verdict:
     """Replay the history through the engine and compare it with what is stored: numbering,
     every move, the snapshot, the status and the counts the leaderboards rank by."""
     variant = get_variant(game.deal.variant)
@@ -78,7 +78,7 @@ def verification(game: Game, rows: list[HistoryRow] | None = None) -> Verificati
     try:
         state = opening(variant, game.deal)
     except ValueError:
-        return Verification(
+        return Verdict(
             f"the deal was made by deal algorithm version {game.deal.deal_version}, "
             "which this release cannot deal",
             0,
@@ -92,7 +92,7 @@ def verification(game: Game, rows: list[HistoryRow] | None = None) -> Verificati
             if first_odd_events is None and events != rows[step - 1][2]:
                 first_odd_events = step
     except ReplayError as error:
-        return Verification(f"step {error.step} does not replay: {error.error.message}", error.step)
+        return Verdict(f"step {error.step} does not replay: {error.error.message}", error.step)
     last = game.move_number or None
     replayed = variant.state_to_json(state)
     if replayed != game.state:
@@ -107,26 +107,26 @@ def verification(game: Game, rows: list[HistoryRow] | None = None) -> Verificati
             problem += f" (piles {', '.join(piles)})"
         if first_odd_events is not None:
             problem += f"; the recorded events first differ at step {first_odd_events}"
-        return Verification(problem, first_odd_events or last)
+        return Verdict(problem, first_odd_events or last)
     ending = entries[-1].get("type") if entries and isinstance(entries[-1], dict) else None
     expected = ENDING_STATUS.get(ending) or variant.status(state)
     if game.status != expected:
-        return Verification(f"the stored status is {game.status}, the replay says {expected}", last)
+        return Verdict(f"the stored status is {game.status}, the replay says {expected}", last)
     can_undo = (
         not game.ranked
         and game.status == Game.Status.PLAYING
         and last_move_can_be_undone([(payload, events) for _, payload, events, _ in rows])
     )
     if game.can_undo != can_undo:
-        return Verification(f"the stored can_undo is {game.can_undo}, the history says {can_undo}")
+        return Verdict(f"the stored can_undo is {game.can_undo}, the history says {can_undo}")
     if not game.ranked:
         # Casual games are ranked by nothing, and older ones predate these columns (migration
         # 0002 did not backfill them): only a ranked attempt's counts must match.
-        return Verification()
+        return Verdict()
     counts = {"cards_home": variant.cards_home(state), "board_moves": state.move_number}
     for name, value in counts.items():
         if getattr(game, name) != value:
-            return Verification(
+            return Verdict(
                 f"the stored {name} is {getattr(game, name)}, the replay says {value}", last
             )
-    return Verification()
+    return Verdict()

@@ -28,7 +28,7 @@ from games.solver.lookahead import HEURISTIC, LookaheadHint, lookahead_hint
 
 
 @dataclass(frozen=True)
-class Hint:
+class GivenHint:
     """A suggested move (None: nothing to suggest) and the game it was asked of."""
 
     game: Game
@@ -114,7 +114,7 @@ def request_hint(
     worked_out: WorkedOut | None = None,
     search: bool = True,
     key: IdempotencyKey | None = None,
-) -> Hint | StoredAnswer:
+) -> GivenHint | StoredAnswer:
     """Suggest a move in a casual game and count it. The board and its version do not
     change; the player's other tabs get the game with its new count (same ``move_number``,
     more ``counts.hints``).
@@ -130,7 +130,7 @@ def request_hint(
             user=user, game_id=game_id, expected_move_number=expected_move_number
         )
 
-    def act() -> Hint | GameError:
+    def act() -> GivenHint | GameError:
         game = _hintable_game(user, game_id, expected_move_number)
         if isinstance(game, GameError):
             return game
@@ -149,7 +149,7 @@ def request_hint(
             game.hint_count += 1
             game.save(update_fields=["hint_count"])
             Outcome(game, state, [{"type": "hinted"}]).schedule_live_update()
-        return Hint(game, look.move, look.message, look.source, look.lost)
+        return GivenHint(game, look.move, look.message, look.source, look.lost)
 
     return write_once(user, key, act)
 

@@ -82,7 +82,7 @@ class Outcome:
         return self.representation_with_events() if self.with_events else self.representation
 
 
-class Answer(Protocol):
+class WriteAnswer(Protocol):
     """What a write answers: ``Outcome``, a hint, or a retry's ``StoredAnswer``."""
 
     status: int
@@ -90,7 +90,7 @@ class Answer(Protocol):
     def body(self) -> Any: ...
 
 
-A = TypeVar("A", bound=Answer)
+A = TypeVar("A", bound=WriteAnswer)
 
 
 def write_once(
