@@ -19,16 +19,17 @@ sees nothing else.
   and the same hint and the hint tells nothing the board does not. Each such deal is solved
   briefly (a share of the cap), and the hint is the move that starts a win in most of them;
   when none is won, the move that starts the line to the most promising position in most of
-  them; when there is none either, today's hint. A loss in every sampled deal proves nothing of
-  the real one, so such a position is not called lost on that ground. It is called lost (as an
-  open position is) when the loss holds whatever the hidden cards are: where they can lie in
-  only a few ways (``EVERY_DEAL``: a stock down to its last few cards) every way is searched
-  instead of samples, and all lost is a loss; and where every sample is lost, a search that
-  never turns a card up nor reads a face-down one (``solve(..., view_only=True)``) may prove
-  that no line from the face-up cards wins or turns a card up. The view alone decides either.
+  them; when there is none either, the rule-of-thumb hint. A loss in every sampled deal proves
+  nothing of the real one, so such a position is not called lost on that ground. It is called
+  lost (as an open position is) when the loss holds whatever the hidden cards are: where they
+  can lie in only a few ways (``EVERY_DEAL``: a stock down to its last few cards) every way is
+  searched instead of samples, and all lost is a loss; and where every sample is lost, a
+  search that never turns a card up nor reads a face-down one (``solve(..., view_only=True)``)
+  may prove that no line from the face-up cards wins or turns a card up. The view alone
+  decides either.
 
-A move back to a position the game has had is never suggested (as with today's hint); a
-solver line that starts with one gives way to today's hint.
+A move back to a position the game has had is never suggested (as with the rule-of-thumb
+hint); a solver line that starts with one gives way to the rule-of-thumb hint.
 
 The budget is counted in positions (``POSITIONS_PER_SECOND`` per second of the cap), so that
 one board gets one hint whatever the load; the seconds are a backstop that a busy machine may
@@ -68,7 +69,7 @@ SAMPLES = 4
 #: (each on an equal share): a loss in all of them is a loss whatever the hidden cards are.
 EVERY_DEAL = 24
 #: The fewest positions a search must have made for its most promising line to be a hint: a
-#: look-ahead of a handful of positions is none (today's hint stands).
+#: look-ahead of a handful of positions is none (the rule-of-thumb hint stands).
 LOOKAHEAD_POSITIONS = 1_000
 
 JSON = dict[str, Any]
@@ -77,7 +78,7 @@ JSON = dict[str, Any]
 @dataclass(frozen=True)
 class LookaheadHint:
     """A suggested move (None: none to suggest) in words, and where it came from: ``solver``
-    (a win found, or ``lost`` proven) or ``heuristic`` (today's hint)."""
+    (a win found, or ``lost`` proven) or ``heuristic`` (the rule-of-thumb hint)."""
 
     move: Move | None
     message: str
@@ -293,8 +294,8 @@ def _face_down(state: State) -> int:
 
 
 class _SeenViews(Collection[State]):
-    """The game's earlier positions as today's hint asks about them (``position in seen``),
-    answered from their views."""
+    """The game's earlier positions as the rule-of-thumb hint asks about them (``position in
+    seen``), answered from their views."""
 
     def __init__(self, variant: Variant, keys: frozenset[str]) -> None:
         self.variant = variant
