@@ -16,7 +16,7 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -24,6 +24,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from rest_framework.renderers import JSONRenderer
 
+from games.answers import WriteAnswer
 from games.core import clock, days
 from games.core.history import (
     CLOSE,
@@ -80,14 +81,6 @@ class Outcome:
 
     def body(self) -> Any:
         return self.representation_with_events() if self.with_events else self.representation
-
-
-class WriteAnswer(Protocol):
-    """What a write answers: ``Outcome``, a hint, or a retry's ``StoredAnswer``."""
-
-    status: int
-
-    def body(self) -> Any: ...
 
 
 A = TypeVar("A", bound=WriteAnswer)
