@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.db.models import Case, QuerySet, Value, When
+from django.db.models import Case, Q, QuerySet, Value, When
 from django.db.models.functions import Coalesce
 
 from games.models import UNTOUCHED, Game
@@ -25,9 +25,11 @@ def with_ranking_keys(games: QuerySet[Game]) -> QuerySet[Game]:
 
 
 def on_the_boards(games: QuerySet[Game]) -> QuerySet[Game]:
-    """Ranked attempts the leaderboards count: not taken off by staff, and with a move made (an
-    untouched attempt, ``models.UNTOUCHED``, counts as neither played nor lost)."""
-    return games.filter(ranked=True, excluded=False).exclude(UNTOUCHED)
+    """Ranked attempts the leaderboards count: not taken off by staff, and not one that ended
+    with no move made (``models.UNTOUCHED``: resigned or closed so, it counts as neither played
+    nor lost). An attempt in play is on its day's board from its start, as watchers see it."""
+    ended_untouched = UNTOUCHED & ~Q(status=Game.Status.PLAYING)
+    return games.filter(ranked=True, excluded=False).exclude(ended_untouched)
 
 
 def ranked_attempts(date: dt.date, variant: str) -> QuerySet[Game]:

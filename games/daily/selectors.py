@@ -121,9 +121,10 @@ def daily_solution(date: dt.date, variant: str, step: int | None = None) -> resp
 
 def _attempt_summary(game: Game, date: dt.date, variant: str) -> responses.AttemptSummary:
     rank = None
-    if not game.excluded and not game.untouched:  # an attempt with no move is not ranked yet
+    if not game.excluded:
         order = list(ranked_attempts(date, variant).values_list("pk", flat=True))
-        rank = order.index(game.pk) + 1
+        # An attempt that ended with no move made is on no board (core.ranking.on_the_boards).
+        rank = order.index(game.pk) + 1 if game.pk in order else None
     return {
         "game_id": game.pk,
         "status": game.status,

@@ -41,6 +41,8 @@ def attempt(user) -> None:
     game = daily_services.start_daily_attempt(
         user=user, date=days.today(), variant_slug="gold-mine"
     )
+    # A move first: an attempt resigned with none counts nowhere (models.UNTOUCHED).
+    play_services.play_move(user=user, game_id=game.game.pk, move={"type": "deal"})
     play_services.resign_game(user=user, game_id=game.game.pk)
 
 

@@ -404,8 +404,9 @@ def test_a_real_token_signs_in() -> None:
     user = make_user()
     token = Token.objects.create(user=user)
     client = _with_token(token.key)
-    assert client.post("/api/games/", {"variant": "gold-mine"}, format="json").status_code == 201
-    assert client.get("/api/games/").json()["count"] == 1
+    created = client.post("/api/games/", {"variant": "gold-mine"}, format="json")
+    assert created.status_code == 201
+    assert client.get(f"/api/games/{created.json()['id']}/").status_code == 200
 
 
 # -- replay and listing ----------------------------------------------------------------------

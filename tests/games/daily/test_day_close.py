@@ -57,6 +57,8 @@ def test_an_attempt_in_play_at_midnight_is_closed_as_it_was_left(clock: DailyClo
     client, rival = client_for(), client_for()
     attempt = play(client, start_daily(client, DAY, "gold-mine")["id"], {"type": "deal"})
     won_nothing = start_daily(rival, DAY, "gold-mine")
+    # A move, or the closed attempt would count nowhere (models.UNTOUCHED) and leave the board.
+    won_nothing = play(rival, won_nothing["id"], {"type": "deal"})
     before = Game.objects.get(pk=attempt["id"])
     ranking = board(client_for())
 

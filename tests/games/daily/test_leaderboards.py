@@ -73,6 +73,7 @@ def test_the_days_ranking_and_each_tie_break(clock: DailyClock) -> None:
         ("fay", "lost", 40, 200, 0, 900),
         ("gus", "playing", 35, 3, 0, 20),  # still playing: ranked by progress so far
         ("hal", "resigned", 30, 1, 0, 1),
+        ("ivy", "playing", 0, 0, 0, 0),  # started, no move yet: in play, on the board
     ]
     clients = {}
     for name, status, home, moves, start, taken in reversed(expected):
@@ -87,9 +88,10 @@ def test_the_days_ranking_and_each_tie_break(clock: DailyClock) -> None:
             last_move_at=at(start + taken),
             active_ms=taken * 1000,
         )
-    # Started, no move yet: on no board, counted as neither played nor lost.
-    ivy = client_for(make_user("ivy"))
-    start_daily(ivy, DAY, "gold-mine")
+    # Resigned with no move made: on no board, counted as neither played nor lost.
+    jo = client_for(make_user("jo"))
+    gave_up = start_daily(jo, DAY, "gold-mine")
+    assert jo.post(f"/api/games/{gave_up['id']}/resign/", format="json").status_code == 200
 
     result = board(anonymous_client(), "gold-mine")
     assert result["count"] == len(expected)
@@ -115,7 +117,7 @@ def test_the_days_ranking_and_each_tie_break(clock: DailyClock) -> None:
         challenges = clients[name].get("/api/daily/").json()["challenges"]
         (mine,) = [c for c in challenges if c["variant"] == "gold-mine"]
         assert mine["your_attempt"]["rank"] == rank
-    assert board(ivy, "gold-mine")["me"] is None
+    assert board(jo, "gold-mine")["me"] is None
 
 
 def first_moves(seed: int) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]] | None:
@@ -158,16 +160,18 @@ def test_the_days_ranking_of_attempts_played_through_the_api(clock: DailyClock) 
     assert rows == [
         (1, "dee", "playing", False, 1, 1),
         (2, "eli", "resigned", False, 1, 2),
-        (3, "bob", "playing", False, 0, 1),
-    ], "cat has made no move: not on the board"
+        (3, "cat", "playing", False, 0, 0),
+        (4, "bob", "playing", False, 0, 1),
+    ]
     times = {e["user"]: e["time_seconds"] for e in result["results"]}
+    assert times["cat"] == 0.0, "no move yet: no time"
     for name in ("bob", "dee", "eli"):
         game = Game.objects.get(pk=games[name]["id"])
         # The game's time, as its player sees it (games.core.clock): here, under the cap, the
         # time to the last move (the resignation counts nothing).
         assert times[name] == detail(players[name], game.pk)["time_seconds"]
         assert 0 <= times[name] <= (game.last_move_at - game.created_at).total_seconds()
-    assert result["me"] is None
+    assert result["me"] == result["results"][2]
 
 
 def test_grounds_for_divorce_counts_the_cards_in_the_discard(clock: DailyClock) -> None:

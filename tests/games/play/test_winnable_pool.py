@@ -40,7 +40,8 @@ def test_a_winnable_game_is_dealt_from_the_pool_and_hides_its_seed() -> None:
     deal.refresh_from_db()
     assert deal.dealt_at is not None and deal.game_id == stored.pk
     assert winnable_pool.sizes()[CLOCK] == 0
-    # In the player's list too, still without the seed.
+    # In the player's list too once a move is made, still without the seed.
+    client.post(f"/api/games/{game['id']}/moves/", {"move": game["legal_moves"][0]}, format="json")
     listed = client.get("/api/games/").json()["results"][0]
     assert listed["winnable"] is True and listed["seed"] is None
 
