@@ -37,15 +37,16 @@ class BlondesAndBrunettes(Variant):
             Row(slots(numbered("foundation", 8)), justify="center"),
             Row(slots(numbered("tableau", PILES)), tableau=True),
         ),
-        # A phone held upright, five cards wide: the stock above the waste beside the two rows
-        # of foundations, the reserve across the table, the tableau in rows of five and four.
+        # A phone held upright, six cards wide: the stock, the waste and the foundations in two
+        # rows of four, the reserve across the table (room for its ten cards' corners), the
+        # tableau in rows of five and four.
         narrow=Table(
-            units=5.4,
+            units=6.5,
             tall=8.5,
             rows=(
-                Row((Slot("stock"), *slots(numbered("foundation", 8)[:4]))),
-                Row((Slot("waste"), *slots(numbered("foundation", 8)[4:]))),
-                Row((Slot("reserve", span=5),)),
+                Row((Slot("stock"), Slot("waste"), *slots(numbered("foundation", 8)[:4]))),
+                Row((Gap(2), *slots(numbered("foundation", 8)[4:]))),
+                Row((Slot("reserve", span=6),)),
                 Row(slots(numbered("tableau", PILES)[:5]), tableau=True),
                 Row(slots(numbered("tableau", PILES)[5:]), tableau=True),
             ),

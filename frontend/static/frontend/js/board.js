@@ -3,7 +3,9 @@
 // and the keyboard. Sizes are CSS variables (site.css: --cw card width, --ch card height)
 // computed from the board's width and the window's height; fanned piles are spaced here, in
 // px: a long pile squeezes toward the window's bottom, but never so far that a card's corner
-// (rank and suit) is covered; past that the board grows and the page scrolls.
+// (rank and suit) is covered; past that the board grows and the page scrolls. A phone's board
+// may take the table's narrow arrangement (arrange), and its tableau reaches down to the
+// window's bottom.
 
 import { cardElement, cardName, rankLabel, rankName } from "./cards.js";
 
@@ -18,7 +20,11 @@ const range = (n, make) => Array.from({ length: n }, (_, i) => make(i));
  * table with a clock puts it beside the tableau on a wide board and above it on a narrow one,
  * where a phone-width board (under 560 px) draws it as a compact frame rather than an ellipse
  * (site.css). Each pile of the variant carries its names, its label (a clock's hour), when a
- * foundation is complete and what the opening deal puts on it.
+ * foundation is complete and what the opening deal puts on it. A table may have a `narrow`
+ * arrangement of the same piles ({units, tall, rows}: a wide tableau in two rows, say) for a
+ * phone held upright: each pile keeps its place in the DOM (the order of the wide table, for the
+ * keyboard and screen readers) and gets its narrow place as CSS variables (--ny its row, --nx
+ * its left edge and --nspan its width, in card widths); `arrange` picks the one to show.
  */
 
 // The clock's ellipse, in card widths: wide enough that neighbouring hours never overlap.
@@ -251,11 +257,50 @@ function rowsFor(layout, ids) {
   return rest.length ? [...layout.rows, { slots: rest }] : layout.rows;
 }
 
+/** Where each pile lies in a narrow arrangement: pile id → {row, x, span}, x its left edge in
+ * card widths from the table's, as a flex row of the wide table would put it (gaps of 0.1
+ * card, `justify` start, center or space-between). */
+function narrowPlaces(narrow) {
+  const places = new Map();
+  narrow.rows.forEach((row, r) => {
+    const widths = row.slots.map((slot) => (slot.gap ?? slot.span ?? 1) * 1.1 - 0.1);
+    const used = widths.reduce((sum, w) => sum + w, 0) + 0.1 * (widths.length - 1);
+    const free = Math.max(0, narrow.units - used);
+    let x = row.justify === "center" ? free / 2 : 0;
+    const between = row.justify === "space-between" && widths.length > 1 ? free / (widths.length - 1) : 0;
+    row.slots.forEach((slot, i) => {
+      if (slot.pile) places.set(slot.pile, { row: r + 1, x, span: slot.span ?? 1 });
+      x += widths[i] + 0.1 + between;
+    });
+  });
+  return places;
+}
+
+const layouts = new WeakMap(); // a drawn .tabletop → its table ({units, tall, narrow})
+
 /** The table: its rows of piles (each drawn by `draw(slot)`), spacers and clock. */
 function buildTable(slug, variant, layout, ids, draw) {
   const table = div(`tabletop v-${slug}`);
+  layouts.set(table, layout);
   table.style.setProperty("--units", layout.units);
   table.style.setProperty("--tall", layout.tall);
+  const places = layout.narrow ? narrowPlaces(layout.narrow) : null;
+  if (places) {
+    table.classList.add("has-narrow");
+    table.style.setProperty("--units-narrow", layout.narrow.units);
+    table.style.setProperty("--tall-narrow", layout.narrow.tall);
+    const wide = draw;
+    draw = (slot) => {
+      const node = wide(slot);
+      const at = places.get(slot.pile);
+      if (at) {
+        node.style.setProperty("--ny", at.row);
+        node.style.setProperty("--nx", at.x.toFixed(3));
+        node.style.setProperty("--nspan", at.span);
+      }
+      return node;
+    };
+  }
   // A clock's other arrangements (site.css): beside the tableau, and the compact frame.
   const clock = layout.rows.find((row) => row.clock);
   if (clock) {
@@ -373,19 +418,101 @@ function fanRight(pile, cw) {
   });
 }
 
+// A board narrower than this is a phone's (site.css draws Grandfather's Clock's compact frame
+// below it too), and a card narrower than TOUCH is no comfortable target for a finger.
+const PHONE = 560;
+const TOUCH = 44;
+
+/** The board's content width and the window's height left for the table (100dvh less the
+ * page's --chrome, as site.css computes the card size), in px. */
+function room(container, table) {
+  const style = getComputedStyle(container);
+  const width = container.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const probe = div("", { "aria-hidden": "true" });
+  probe.style.cssText = "position:absolute;visibility:hidden;width:0;height:calc(100dvh - var(--chrome))";
+  table.append(probe);
+  const height = probe.offsetHeight;
+  probe.remove();
+  return { width, height };
+}
+
+/** Take the table's narrow arrangement (.narrow, site.css) on a phone-width board when its
+ * whole table shows with larger cards than the wide one's, and cards a finger can take (44 px
+ * at least): Grounds for Divorce's ten piles in two rows of five on a phone held upright, but
+ * not on a replay's board below its taller header, where that would not be so. */
+function arrange(container) {
+  const table = container.querySelector(":scope > .tabletop");
+  const layout = table && layouts.get(table);
+  if (!layout?.narrow) return;
+  const { width, height } = room(container, table);
+  const card = ({ units, tall }) => Math.min(width / units, height / tall, 108);
+  const narrow = width < PHONE && card(layout.narrow) >= TOUCH && card(layout.narrow) > card(layout);
+  table.classList.toggle("narrow", narrow);
+}
+
+/** How tall a pile fanned down would be with the usual steps, in px. */
+function naturalDepth(pile, cw, corner) {
+  const cards = pile.querySelectorAll(":scope > .card");
+  if (!cards.length) return 0;
+  const backs = pile.querySelectorAll(":scope > .card.face-down").length;
+  const faces = cards.length - 1 - Math.min(backs, cards.length - 1);
+  return cw * 1.4 + backs * STEP.down.faceDown * cw + faces * Math.max(STEP.down.faceUp * cw, corner);
+}
+
+/** The piles fanned down, in lines side by side (a row of the table: two in a narrow
+ * arrangement's tableau), top to bottom. */
+function fannedLines(container) {
+  const lines = new Map();
+  for (const pile of container.querySelectorAll(".pile[data-fan=down]")) {
+    const top = Math.round(pile.getBoundingClientRect().top);
+    lines.set(top, [...(lines.get(top) ?? []), pile]);
+  }
+  return [...lines.entries()].sort((a, b) => a[0] - b[0]).map(([, piles]) => piles);
+}
+
 /** Space the fanned piles of a drawn board for its current size (also on resize). */
 export function fitFans(container) {
+  arrange(container);
   const probe = container.querySelector(".pile[data-kind=tableau]") ?? container.querySelector(".pile");
   const cw = probe?.offsetWidth;
   if (!cw) return; // not displayed yet: the resize observer will call again
   for (const pile of container.querySelectorAll(".pile[data-fan=right]")) fanRight(pile, cw);
   const corner = cornerDepth(container, cw);
-  const rows = container.querySelectorAll(".tableau-row");
-  for (const row of rows) {
-    // Room: down to the bottom of the window, but never less than a few cards' worth.
-    const top = row.getBoundingClientRect().top + window.scrollY;
-    const room = Math.max(window.innerHeight - top - 12, cw * 1.4 * 2.6);
-    for (const pile of row.querySelectorAll(".pile[data-fan=down]")) fanDown(pile, cw, room, corner);
+  const lines = fannedLines(container);
+  const depths = lines.map((line) => Math.max(...line.map((pile) => naturalDepth(pile, cw, corner))));
+  const gap = cw * 0.24;
+  // A phone's tableau reaches down to the window's bottom: the felt uses the screen's height,
+  // and an empty pile is a tall target (unless that would make the page scroll).
+  const phone = container.clientWidth < PHONE;
+  const filled = [];
+  lines.forEach((line, i) => {
+    // Room: down to the bottom of the window, less what the lines below it need (each at most
+    // its share), but never less than a few cards' worth (shared by the lines).
+    const top = line[0].getBoundingClientRect().top + window.scrollY;
+    const left = window.innerHeight - top - 12;
+    const share = left / (lines.length - i);
+    const below = depths.slice(i + 1).reduce((sum, depth) => sum + Math.min(depth, share) + gap, 0);
+    const room = Math.max(left - below, (cw * 1.4 * 2.6) / lines.length);
+    const last = phone && i === lines.length - 1;
+    for (const pile of line) {
+      fanDown(pile, cw, room, corner);
+      if (last) filled.push([pile, parseFloat(pile.style.minHeight) || 0, room]);
+    }
+  });
+  fill(filled);
+}
+
+/** Stretch the last line's piles down to `room`, as far as the page does not scroll (further)
+ * for it: not where something lies below the board (a replay's moves). */
+function fill(piles) {
+  if (!piles.length) return;
+  const page = () => document.documentElement.scrollHeight;
+  const before = Math.max(page(), window.innerHeight);
+  for (const [pile, need, room] of piles) pile.style.minHeight = `${Math.max(need, room).toFixed(1)}px`;
+  const over = page() - before;
+  if (over <= 0) return;
+  for (const [pile, need, room] of piles) {
+    pile.style.minHeight = `${Math.max(need, Math.max(need, room) - over).toFixed(1)}px`;
   }
 }
 
