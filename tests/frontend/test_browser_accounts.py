@@ -456,6 +456,9 @@ def test_an_email_address_another_account_has_is_refused_next_to_its_field(
     page.fill("#id_email", " ADA@example.com ")
     page.fill("#id_password", PASSWORD)
     page.locator("#signup-form button[type=submit]").click()
+    # The same note as for a free address: check the inbox (the owner's, here).
+    expect(page.locator("#signup-confirm")).to_contain_text("Check your inbox")
+    page.locator("#signup-confirm a", has_text="Continue").click()
     expect(page.locator("html")).to_have_attribute("data-user", "hopper")
     assert django_user_model.objects.get(username="hopper").email == ""
     release_connection()
@@ -577,7 +580,7 @@ def test_the_account_pages_password_forms_name_the_account_and_send_once(
     assert errors == []
 
 
-def test_new_deal_signed_out_signs_in_then_starts_the_game_asked_for(
+def test_new_deal_signed_out_deals_at_once_and_signing_in_keeps_the_game(
     site, new_context, django_user_model
 ):
     create_players(django_user_model, "hopper")
@@ -585,42 +588,44 @@ def test_new_deal_signed_out_signs_in_then_starts_the_game_asked_for(
     errors = watch_errors(page)
     page.goto(site + "/")
     page.locator('.new-deal[data-variant="gold-mine"]').click()
-    expect(page).to_have_url(re.compile(r"/signin/\?next="))
+    # No sign-in first: the visitor plays as a guest (accounts.guests).
+    expect(page).to_have_url(re.compile(r"/play/\d+/$"))
+    expect(page.locator("html")).to_have_attribute("data-guest", "true")
+    expect(page.locator("#board")).to_have_attribute("data-move-number", "0")
+    game_url = page.url
+    game = Game.objects.get(pk=int(game_url.rstrip("/").rsplit("/", 1)[1]))
+    assert game.deal.variant == "gold-mine" and game.owner.username.startswith("guest-")
+    release_connection()
 
+    # Signing in from the game's page comes back to it, now the account's game.
+    page.locator("#sign-in").click()
     page.fill("#id_username", "hopper")
     page.fill("#id_password", PASSWORD)
     page.locator("#signin-form button[type=submit]").click()
-
-    expect(page).to_have_url(re.compile(r"/play/\d+/$"))
-    expect(page.locator("#board")).to_have_attribute("data-move-number", "0")
-    game = Game.objects.get(owner__username="hopper")
-    assert game.deal.variant == "gold-mine"
-    release_connection()
-    # Going back to the lobby does not deal again; it shows the game in progress, and its
-    # "New deal" is ready for another.
-    page.go_back()
-    expect(page).to_have_url(site + "/")
-    expect(page.locator(".saved-game")).to_have_count(1)
-    expect(page.locator('.new-deal[data-variant="gold-mine"]')).to_be_enabled()
-    assert Game.objects.filter(owner__username="hopper").count() == 1
+    expect(page).to_have_url(game_url)
+    expect(page.locator("html")).to_have_attribute("data-user", "hopper")
+    assert Game.objects.get(pk=game.pk).owner.username == "hopper"
     release_connection()
     assert errors == []
 
 
-def test_a_numbered_deal_asked_for_signed_out_is_dealt_after_signing_up(site, new_context):
+def test_a_numbered_deal_asked_for_signed_out_is_dealt_at_once_and_kept_on_signing_up(
+    site, new_context
+):
     page = new_context().new_page()
     page.goto(site + "/")
     page.select_option("#seed-variant", "selective-castle")
     page.fill("#seed-number", "4242")
     page.locator("#seed-form button[type=submit]").click()
-    expect(page).to_have_url(re.compile(r"/signin/\?next="))
-    page.get_by_role("link", name="Create an account").click()
+    expect(page).to_have_url(re.compile(r"/play/\d+/$"))
+    game_url = page.url
+    page.locator("#sign-up").click()
 
     page.fill("#id_username", "lovelace")
     page.fill("#id_password", PASSWORD)
     page.locator("#signup-form button[type=submit]").click()
 
-    expect(page).to_have_url(re.compile(r"/play/\d+/$"))
+    expect(page).to_have_url(game_url)
     game = Game.objects.get(owner__username="lovelace")
     assert (game.deal.variant, game.deal.seed, game.seed_chosen) == ("selective-castle", 4242, True)
     release_connection()
