@@ -2,7 +2,8 @@
 
 ``safe_home_moves``: the legal moves that put a card on a foundation under the solver's safe
 rule (``games.solver.tactics.Tactics._is_safe_home``): nothing left away from home could ever
-be put on that card in the tableau, so sending it home loses nothing. The solver asks whether
+be put on that card in the tableau, or the game's stronger rule (``stronger_safe_home``, which
+reads the foundations alone), so sending it home loses nothing. The solver asks whether
 any card *away* from home fits on it; the away piles hold face-down cards, so here the same
 question is asked the other way round, from the home piles alone: every card away from home is
 a copy of the deck (``decks`` of each card) not at home, so no card that fits on it is away
@@ -58,7 +59,9 @@ def safe_home_moves(variant: Variant, state: State, moves: list[Move]) -> list[d
         source = piles[variant.index[move.source]]
         if refill and tactics.kind_of[move.source] == "tableau" and len(source.cards) == 1:
             continue  # the refill would change which card comes next
-        if all(home[guest] == variant.decks for guest in tactics.guests[source.cards[-1]]):
+        card = source.cards[-1]
+        nothing_fits_away = all(home[guest] == variant.decks for guest in tactics.guests[card])
+        if nothing_fits_away or tactics.stronger_safe_home(state, card):
             safe.append(move.to_json())
     return safe
 

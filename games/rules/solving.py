@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-#: The safe-home rules (games/solver/tactics.py ``Tactics._stronger_safe``): only the rule
+#: The safe-home rules (games/solver/tactics.py ``Tactics.stronger_safe_home``): only the rule
 #: every game has (nothing away could ever rest on the card), or also the stronger one for
 #: tableaux built in alternating colours, or in any suit, with foundations by suit.
 SAFE_AWAY, SAFE_ALTERNATE, SAFE_ANY_SUIT = "away", "alternate", "any-suit"

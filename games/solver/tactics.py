@@ -96,7 +96,7 @@ KEYED_BY_COLOUR = _games("keyed_by_colour")
 #: Games whose discard is left out of the key: nothing leaves it, and what it holds is every
 #: card not elsewhere (Grounds for Divorce's finished runs, in whatever order they left).
 DISCARD_OUT_OF_KEY = _games("discard_out_of_key")
-#: The stronger safe-home rule each game allows (``Tactics._stronger_safe``), beside the rule
+#: The stronger safe-home rule each game allows (``Tactics.stronger_safe_home``), beside the rule
 #: every game has (nothing away could ever be put on the card), as the core numbers them.
 SAFE_AWAY, SAFE_ALTERNATE, SAFE_ANY_SUIT = 0, 1, 2
 _SAFE_CODES = {
@@ -211,13 +211,15 @@ class Tactics:
         ):
             return False
         card = piles[s].cards[-1]
-        if self.safe_rule != SAFE_AWAY and self._stronger_safe(state, card):
+        if self.stronger_safe_home(state, card):
             return True
         guests = self.guests[card]
         return not any(card in guests for i in self.away for card in piles[i].cards)
 
-    def _stronger_safe(self, state: State, card: int) -> bool:
-        """The game's stronger rule (``SAFE_HOME``). Either way, take any win from here that
+    def stronger_safe_home(self, state: State, card: int) -> bool:
+        """The game's stronger rule (``SAFE_HOME``; False in a game that has none). It reads
+        the foundations alone, face up: the play page's automatic play uses it too
+        (``games.play.autoplay``). Either way, take any win from here that
         leaves ``card`` where it is: whenever it puts a card X on ``card``, X can go home
         instead, and whatever it puts on X can go home too, and nothing can go on that, so
         the same line less those moves, and with those cards sent home, still wins.
@@ -229,6 +231,8 @@ class Tactics:
         - ``SAFE_ANY_SUIT`` (tableau down in any suit, foundations by suit from the base rank
           around the corner): ``card`` p places above the base, p >= 2, every suit home to
           p - 2 (an X, p - 1 places above, can go home; every card that could go on X is)."""
+        if self.safe_rule == SAFE_AWAY:
+            return False
         home = [0, 0, 0, 0]
         for i in self.foundations:
             cards = state.piles[i].cards
