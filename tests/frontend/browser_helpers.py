@@ -95,6 +95,13 @@ def post_move(page: Page, game_id: int, move: dict[str, Any], expected_move_numb
     assert answer["status"] == 201, answer
 
 
+def make_a_move(page: Page, game_id: int) -> None:
+    """The game's first legal move, through the API: a game with a move is in progress (one
+    with none is in no list and counts nowhere)."""
+    game = call_api(page, "GET", f"/api/games/{game_id}/")["body"]
+    post_move(page, game_id, game["legal_moves"][0], game["move_number"])
+
+
 def sign_in(page: Page, site: str, username: str, password: str = PASSWORD) -> None:
     """Sign the page's context in by POSTing /api/auth/login/ from the page."""
     if not page.url.startswith(site):

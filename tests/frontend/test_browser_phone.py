@@ -19,6 +19,7 @@ from tests.frontend.browser_helpers import (
     board_ready,
     call_api,
     create_players,
+    make_a_move,
     open_game,
     post_move,
     release_connection,
@@ -79,6 +80,9 @@ def test_a_phone_sized_window_never_scrolls_sideways(site, new_context, django_u
         lobby().locator(f'button.new-deal[data-variant="{slug}"]').click()
         page.wait_for_url(re.compile(r"/play/\d+/$"))
         board_ready(page)
+        # A move, through the API: the game is then in progress (the lobby lists it).
+        make_a_move(page, int(re.search(r"/play/(\d+)/$", page.url).group(1)))
+        expect(page.locator("#board")).to_have_attribute("data-move-number", "1")
         expect(page.locator("#board")).to_have_attribute("data-variant", slug)
         check(slug)
         outside = page.evaluate(_OFF_SCREEN, PHONE["width"])
@@ -198,10 +202,12 @@ SIZES = [
 
 def hide_the_seed(game_id: int, *, age: float = 0) -> None:
     """Make a game of a chosen deal show its deal number only once it is over, as a random
-    deal does, and (``age`` seconds) older than it is. Through the ORM: the server reads both
-    from the database."""
+    deal does, and its clock read ``age`` seconds (its time, games/core/clock.py, as if played
+    that long). Through the ORM: the server reads both from the database."""
     created = timezone.now() - dt.timedelta(seconds=age)
-    Game.objects.filter(id=game_id).update(seed_chosen=False, created_at=created)
+    Game.objects.filter(id=game_id).update(
+        seed_chosen=False, created_at=created, active_ms=round(age * 1000)
+    )
     release_connection()
 
 

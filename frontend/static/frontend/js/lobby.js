@@ -184,9 +184,48 @@ function savedGame(game) {
         el("time", { datetime: last, title: when(last) }, ago(last)),
       ),
     ),
-    el("a", { class: "button primary resume", href: `/play/${game.id}/`, "aria-label": `Resume ${names[game.variant] ?? game.variant}, game ${game.id}` }, "Resume"),
+    el(
+      "div",
+      { class: "saved-actions" },
+      el("a", { class: "button primary resume", href: `/play/${game.id}/`, "aria-label": `Resume ${names[game.variant] ?? game.variant}, game ${game.id}` }, "Resume"),
+      el("button", { type: "button", class: "button abandon", "data-game-id": String(game.id), "aria-label": `Abandon ${names[game.variant] ?? game.variant}, game ${game.id}` }, "Abandon"),
+    ),
   );
 }
+
+// "Abandon" asks once, in its row: a game listed has moves, so abandoning it resigns it (POST
+// abandon/, which would delete a game with no move: those are not listed).
+function askAbandon(button) {
+  const row = button.closest(".saved-game");
+  const actions = row.querySelector(".saved-actions");
+  const keep = el("button", { type: "button", class: "button keep" }, "Keep");
+  const sure = el("button", { type: "button", class: "button danger confirm-abandon" }, "Resign it");
+  const asking = el("div", { class: "saved-actions asking", role: "group", "aria-label": "Abandon this game?" },
+    el("span", { class: "meta" }, "It counts as resigned."), keep, sure);
+  actions.replaceWith(asking);
+  keep.addEventListener("click", () => {
+    asking.replaceWith(actions);
+    actions.querySelector(".abandon").focus();
+  });
+  sure.addEventListener("click", async () => {
+    sure.disabled = keep.disabled = true;
+    try {
+      await api("POST", `/api/games/${button.dataset.gameId}/abandon/`, {});
+    } catch (error) {
+      asking.querySelector(".meta").textContent = error.message;
+      keep.disabled = false;
+      return;
+    }
+    await loadSaved();
+    $("saved-title").focus?.();
+  });
+  sure.focus();
+}
+
+$("saved-games")?.addEventListener("click", (event) => {
+  const button = event.target.closest("button.abandon");
+  if (button) askAbandon(button);
+});
 
 async function loadSaved() {
   const list = $("saved-games");
