@@ -661,11 +661,14 @@ def test_no_pile_label_covers_a_card_on_the_play_and_replay_pages(
     assert errors == []
 
 
-# The game's buttons shown (Finish's kept room too): text, left, top, right (px).
+# The game's buttons shown (Finish's kept room too): text less its hidden parts (the
+# "winnable" mark when it is off), left, top, right (px).
 _ACTION_BOXES = """
 () => [...document.querySelectorAll(".play-actions > :not([hidden]), .play-actions > .keep-room")]
   .map((b) => { const r = b.getBoundingClientRect();
-                return [b.textContent.trim(), r.left, r.top, r.right]; })
+                const shown = b.cloneNode(true);
+                shown.querySelectorAll("[hidden]").forEach((part) => part.remove());
+                return [shown.textContent.trim(), r.left, r.top, r.right]; })
 """
 
 
