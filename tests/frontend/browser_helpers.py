@@ -15,6 +15,7 @@ from typing import Any
 from django.db import connection
 from playwright.sync_api import Locator, Page, expect
 
+from games.models import Game
 from games.rules import IllegalMove, get_variant, move_from_json
 
 WINNING_LINES = Path(__file__).resolve().parents[1] / "rules" / "winning_lines.json"
@@ -96,10 +97,25 @@ def post_move(page: Page, game_id: int, move: dict[str, Any], expected_move_numb
 
 
 def make_a_move(page: Page, game_id: int) -> None:
-    """The game's first legal move, through the API: a game with a move is in progress (one
-    with none is in no list and counts nowhere)."""
+    """A legal move that leaves the game in play, through the API: a game with a move is in
+    progress (one with none is in no list and counts nowhere). The first legal move is not
+    always one: it ends about 1 deal in 200 of Selective Castle and 1 in 1,000 of Grandfather's
+    Clock, and the lobby's server-chosen deals then listed one game too few."""
     game = call_api(page, "GET", f"/api/games/{game_id}/")["body"]
-    post_move(page, game_id, game["legal_moves"][0], game["move_number"])
+    post_move(page, game_id, move_keeping_play(game_id, game["legal_moves"]), game["move_number"])
+
+
+def move_keeping_play(game_id: int, legal_moves: list[dict[str, Any]]) -> dict[str, Any]:
+    """The first of ``legal_moves`` after which the game is still in play, judged by the engine
+    on the game's stored state (read from the test database, whose rows the server shares)."""
+    game = Game.objects.select_related("deal").get(pk=game_id)
+    release_connection()
+    variant = get_variant(game.deal.variant)
+    state = variant.state_from_json(game.state)
+    for move in legal_moves:
+        if variant.status(variant.apply(state, move_from_json(move))) == "playing":
+            return move
+    raise AssertionError(f"every legal move of game {game_id} ends it: {legal_moves}")
 
 
 def sign_in(page: Page, site: str, username: str, password: str = PASSWORD) -> None:

@@ -43,11 +43,16 @@ STOPPED_WITHIN_S = 10.0
 PREPARED = re.compile(r"prepared the ([a-z-]+) challenge of (\d{4}-\d{2}-\d{2})")
 
 
-def wait_for(condition: Callable[[], object], what: str, bound: float = BOUND_S) -> None:
+def wait_for(
+    condition: Callable[[], object],
+    what: str,
+    bound: float = BOUND_S,
+    explain: Callable[[], str] = lambda: "",
+) -> None:
     deadline = time.monotonic() + bound
     while not condition():
         if time.monotonic() > deadline:
-            raise AssertionError(f"not within {bound} s: {what}")
+            raise AssertionError(f"not within {bound} s: {what}\n{explain()}")
         time.sleep(0.05)
 
 
@@ -256,14 +261,28 @@ def test_a_worker_killed_while_preparing_a_day_has_it_finished_by_another_once(
         def first_waits_on_the_held_row() -> bool:
             if not first.says(f"prepared the {SLUGS[0]} challenge of {today}"):
                 return False
+            # Only the first worker can be blocked by this connection (sessions that earlier
+            # tests left on the database, whatever they wait for, are not counted).
             waiting = held.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                " AND query LIKE %s AND datname = current_database()",
-                ("%games_dailychallenge%",),
+                "SELECT count(*) FROM pg_stat_activity WHERE %s = ANY(pg_blocking_pids(pid))"
+                " AND query LIKE %s",
+                (held.info.backend_pid, "%games_dailychallenge%"),
             ).fetchone()[0]
             return waiting == 1
 
-        wait_for(first_waits_on_the_held_row, "the first worker between two games of the day")
+        def sessions() -> str:
+            rows = held.execute(
+                "SELECT pid, state, wait_event_type, pg_blocking_pids(pid), left(query, 120)"
+                " FROM pg_stat_activity WHERE datname = current_database()"
+            ).fetchall()
+            listed = "\n".join(map(str, rows))
+            return f"the first worker's log:\n{first.text()}\nsessions:\n{listed}"
+
+        wait_for(
+            first_waits_on_the_held_row,
+            "the first worker between two games of the day",
+            explain=sessions,
+        )
         solvers = [(pid, start_time(pid)) for pid in descendants(first.pid)]
         second = workers("--jobs", "days", DAILY_PREPARE_DAYS="0")
         wait_for(lambda: second.says("started"), "the second worker started")
