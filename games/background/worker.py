@@ -30,7 +30,7 @@ dealt by the request that takes it (``winnable_pool.take``).
 Stopping (SIGTERM or SIGINT) sets every job's stop event and ends the solver's child processes
 at once (a search under way is dropped: nothing of it was stored), then waits for the runners.
 The solver children also watch this process and exit if it is killed outright
-(``games.background.orphans``).
+(``games.solver.children``).
 """
 
 from __future__ import annotations

@@ -24,8 +24,6 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import logging
-import multiprocessing
-import os
 import threading
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
@@ -36,12 +34,12 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from games.background import orphans
 from games.core import days
 from games.daily import certify
 from games.models import DailyChallenge, Deal
 from games.rules import DEAL_VERSION, VARIANTS
 from games.solver import LOST, WON, SolverBug
+from games.solver.children import solver_pool
 
 logger = logging.getLogger("patience.daily")
 
@@ -84,13 +82,8 @@ def budget() -> tuple[int, float]:
 def _pool(name: str) -> ProcessPoolExecutor:
     with _pools_lock:
         if name not in _pools:
-            _pools[name] = ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=multiprocessing.get_context("spawn"),
-                # Ends with this process, even one killed outright (a worker: -9, OOM).
-                initializer=orphans.solver_child,
-                initargs=(os.getpid(), False),
-            )
+            # Ends with this process, even one killed outright (a worker: -9, OOM); not niced.
+            _pools[name] = solver_pool(nice=False)
         return _pools[name]
 
 

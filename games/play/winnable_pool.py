@@ -18,8 +18,6 @@ and its certificate (a winning line), are shown to nobody before its game is ove
 from __future__ import annotations
 
 import logging
-import multiprocessing
-import os
 import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -31,9 +29,9 @@ from django.db import IntegrityError, close_old_connections, connections, transa
 from django.db.models import Count
 from django.utils import timezone
 
-from games.background import orphans
 from games.models import Game, WinnableDeal
 from games.rules import DEAL_VERSION, VARIANTS
+from games.solver.children import solver_pool
 from games.solver.winnability import find_winnable_deal
 
 logger = logging.getLogger("patience.winnable_pool")
@@ -106,15 +104,9 @@ def solver_process() -> ProcessPoolExecutor:
     The search is CPU-bound pure Python: run in a thread of the worker it would hold the
     process's interpreter lock (the GIL) for whole seconds, against its other job and its lock
     checks. In a child process it holds its own interpreter's, at a lower priority, and ends
-    with this process however it ends (``games.background.orphans``). Spawned, not forked: a
-    fork would copy the threads' locks and database connections mid-use. (The child imports
-    only Django-free modules: the job lives in ``games.solver.winnability``.)"""
-    return ProcessPoolExecutor(
-        max_workers=1,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=orphans.solver_child,
-        initargs=(os.getpid(),),
-    )
+    with this process however it ends (``games.solver.children``). (The child imports only
+    Django-free modules: the job lives in ``games.solver.winnability``.)"""
+    return solver_pool()
 
 
 class InThisProcess(Executor):

@@ -16,10 +16,8 @@ as won for its upper end.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
-import os
 import secrets
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -123,12 +121,6 @@ def find_winnable_deal(slug: str, seconds: float, positions: int) -> dict[str, A
         "positions": answer.positions,
         "seconds": round(answer.seconds, 3),
     }
-
-
-def lower_priority() -> None:
-    """In the pool's child process: yield the CPU to the server's requests."""
-    with contextlib.suppress(OSError):
-        os.nice(10)
 
 
 # -- a run: many deals, one results file per game ---------------------------------------------
