@@ -157,11 +157,9 @@ def _say_core_missing() -> None:
 def line_wins(variant: Variant, state: State, moves: list[Move] | list[dict[str, Any]]) -> bool:
     """Whether ``moves`` are legal from ``state``, through the engine, and end the game won."""
     try:
-        for move in moves:
-            state = variant.apply(state, move)
+        return variant.is_won(variant.follow(state, moves))
     except IllegalMove:
         return False
-    return variant.is_won(state)
 
 
 def _face_down(state: State) -> int:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from games.rules import VARIANTS, get_variant
+from games.rules import VARIANTS, IllegalMove, Move, get_variant
 
 LINES_FILE = Path(__file__).with_name("winning_lines.json")
 SLUGS = [
@@ -57,3 +57,36 @@ def test_the_line_wins_its_deal(lines, slug):
     replayed = variant.replay(seed, lines[slug]["moves"])
     assert replayed == state
     assert variant.status(replayed) == "won"
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_following_a_line_checks_each_move_as_playing_it_does(lines, slug):
+    """``follow`` (how a solver's line is checked) ends where ``apply`` move by move ends; it
+    refuses a line with an illegal move, or with a move after the win, with the same code."""
+    variant = get_variant(slug)
+    line = lines[slug]
+    state = variant.deal(line["seed"])
+    played = state
+    for move in line["moves"]:
+        played = variant.apply(played, move)
+    assert variant.follow(state, line["moves"]) == played
+    assert variant.is_won(played)
+
+    with pytest.raises(IllegalMove) as after_the_win:
+        variant.follow(state, [*line["moves"], line["moves"][-1]])
+    assert after_the_win.value.code == "game_over"
+
+    midway = len(line["moves"]) // 2
+    reached = variant.follow(state, line["moves"][:midway])
+    legal = variant.legal_moves(reached)
+    illegal = next(
+        move
+        for source in variant.pile_ids
+        for target in variant.pile_ids
+        if (move := Move("move", source, target, 1)) not in legal and source != target
+    )
+    with pytest.raises(IllegalMove) as refused:
+        variant.follow(state, [*line["moves"][:midway], illegal])
+    with pytest.raises(IllegalMove) as by_apply:
+        variant.apply(reached, illegal)
+    assert refused.value.code == by_apply.value.code
