@@ -34,7 +34,11 @@ Method
    (exponentially distributed pauses), a random one of the game's ``legal_moves``, sent with
    ``expected_move_number`` and a new ``Idempotency-Key``; a new game (``POST /api/games/``,
    the five in turn, its websocket replacing the last) when a game ends or has no move left.
-   Players start 20 at a time (a handshake subscribes two groups in Redis).
+   Players start 20 at a time (a handshake subscribes two groups in Redis). With
+   ``--hints SHARE`` a player first asks for a hint (``POST .../hint/``, as the Hint button
+   does) on that share of its turns: the hints' rate and latency are printed per step, a 429
+   (the hint's own per-player limits) counted apart; what the moves' latency and CPU per move
+   then show is what hints cost the other players.
 5. Per step, over the measured window: moves/s (201 answers received in it, against the
    N / think offered), move latency p50/p99 (send to whole answer), the delay from a move's
    answer to the update of that move on the player's own websocket (p50/p99; negative when
@@ -136,6 +140,7 @@ class Config:
     seed: int
     idempotency_keys: bool = True
     websockets: bool = True
+    hint_share: float = 0.0
 
 
 def parse_args(argv: list[str] | None = None) -> Config:
@@ -166,12 +171,20 @@ def parse_args(argv: list[str] | None = None) -> Config:
         action="store_true",
         help="players open no websocket (what the live updates' delivery costs, by difference)",
     )
+    parser.add_argument(
+        "--hints",
+        type=float,
+        default=0.0,
+        help="share of turns on which a player first asks for a hint (the Hint button), 0-1",
+    )
     args = parser.parse_args(argv)
     steps = tuple(sorted(set(args.players)))
     if not steps or steps[0] < 1 or args.think <= 0 or args.step_seconds <= 0:
         parser.error("--players, --think and --step-seconds must be positive")
     if args.warmup < 0 or args.health_seconds < 0 or args.workers < 1:
         parser.error("--warmup and --health-seconds cannot be negative, --workers must be >= 1")
+    if not 0 <= args.hints <= 1:
+        parser.error("--hints is a share of turns, from 0 to 1")
     return Config(
         steps=steps,
         think=args.think,
@@ -184,6 +197,7 @@ def parse_args(argv: list[str] | None = None) -> Config:
         seed=args.seed,
         idempotency_keys=not args.no_idempotency_keys,
         websockets=not args.no_websockets,
+        hint_share=args.hints,
     )
 
 
@@ -309,6 +323,8 @@ class Step:
     resources: Resources | None = None
     per_process: dict[int, float] = field(default_factory=dict)  # pid -> cores in the window
     reconnects: Counter[str] = field(default_factory=Counter)  # the players' HTTP connections
+    hint_latencies: list[float] = field(default_factory=list)
+    hints_declined: Counter[str] = field(default_factory=Counter)  # 429s: the hint's own limits
 
     @property
     def seconds(self) -> float:
@@ -527,6 +543,31 @@ class Player:
             self.overdue(answered)
         return True
 
+    async def hint(self) -> None:
+        """Ask for a hint, as the Hint button does (the move that follows is still random). A
+        429 is the hint's own limit (per player per minute, one search at a time): counted
+        apart, not as an error."""
+        game = self.game
+        assert game is not None
+        step = self.run.step
+        sent = time.monotonic()
+        try:
+            status, body = await self.http.request(
+                "POST",
+                f"/api/games/{game['id']}/hint/",
+                {"expected_move_number": game["move_number"]},
+                f"Idempotency-Key: {uuid.uuid4()}\r\n",
+            )
+        except HttpError as exc:
+            self.error(f"hint: {exc}")
+            return
+        if status == 429:
+            step.hints_declined[error_of(status, body)] += 1
+        elif status != 200:
+            self.error(f"hint: {error_of(status, body)}")
+        elif step.recording and self.run.step is step:
+            step.hint_latencies.append(time.monotonic() - sent)
+
     def needs_new_game(self) -> bool:
         game = self.game
         return (
@@ -548,6 +589,8 @@ class Player:
                 await self.close_socket()  # lost: the page would reconnect
             if self.needs_new_game() and not await self.new_game():
                 continue
+            if self.run.config.hint_share and self.rng.random() < self.run.config.hint_share:
+                await self.hint()
             if not await self.move():
                 self.game = None  # a refused move: the page would reload the game
         await self.close_socket()
@@ -687,10 +730,19 @@ def ms(seconds: float) -> str:
 
 
 def print_step_line(step: Step, config: Config) -> None:
+    hints = ""
+    if config.hint_share:
+        hints = (
+            f"; {len(step.hint_latencies) / step.seconds:.1f} hints/s, p50"
+            f" {ms(step.p(step.hint_latencies, 50))} ms, p99"
+            f" {ms(step.p(step.hint_latencies, 99))} ms, declined"
+            f" {sum(step.hints_declined.values())}"
+        )
     print(
         f"  {step.players:>4} players: {step.rate:6.1f} moves/s (offered"
-        f" {step.players / config.think:.1f}), p99 {ms(step.p(step.latencies, 99))} ms,"
-        f" errors {step.error_count}, server {step.server_ms_per_move():.2f} ms CPU/move",
+        f" {step.players / config.think:.1f}), p50 {ms(step.p(step.latencies, 50))} ms,"
+        f" p99 {ms(step.p(step.latencies, 99))} ms, errors {step.error_count}, server"
+        f" {step.server_ms_per_move():.2f} ms CPU/move{hints}",
         flush=True,
     )
 
@@ -710,6 +762,11 @@ def print_config(config: Config, env: dict[str, str], load: tuple[float, ...]) -
         + " each"
         + (", Idempotency-Key on every move" if config.idempotency_keys else "")
         + ("" if config.websockets else "; NO websockets (--no-websockets)")
+        + (
+            f"; a hint asked before {config.hint_share:.0%} of the moves (--hints)"
+            if config.hint_share
+            else ""
+        )
     )
     print(
         f"  steps: {', '.join(map(str, config.steps))} players, {config.warmup:g} s warm-up +"
