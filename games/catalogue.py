@@ -52,7 +52,9 @@ class TableRow(TypedDict):
     frame: Annotated[TableSize | None, "A clock's table as a compact frame, on a narrow board."]
 
 
-class Table(TypedDict):
+class TableLayout(TypedDict):
+    """Where the pages set a game's piles out (``games.rules.table.describe``)."""
+
     units: Annotated[float, "The table's width in card widths."]
     tall: Annotated[float, "The height to keep in view, in card widths."]
     rows: list[TableRow]
@@ -66,7 +68,7 @@ class Variant(TypedDict):
     description: str
     decks: int
     piles: list[VariantPile]
-    table: Table
+    table: TableLayout
     foundation_start: Annotated[
         str | None, 'How an empty foundation starts: "ace", "base_rank" or null.'
     ]

@@ -43,7 +43,9 @@ class GameSummary(TypedDict):
     ]
 
 
-class Clock(TypedDict):
+class GameClock(TypedDict):
+    """What a game's clock shows and runs on from (one definition: ``games.core.clock``)."""
+
     seconds: Annotated[float, "The game's time as of its last entry (time_seconds)."]
     running_since: Annotated[
         Time | None,
@@ -70,7 +72,7 @@ class Abandoned(TypedDict):
 
 class Game(GameSummary):
     state: PlayerView
-    clock: Annotated[Clock, "What the play page's clock shows and runs on from."]
+    clock: Annotated[GameClock, "What the play page's clock shows and runs on from."]
     legal_moves: list[dict[str, Any]]
     safe_home_moves: Annotated[
         list[dict[str, Any]],

@@ -111,7 +111,7 @@ def game_representation(
     return body
 
 
-def game_clock(game: Game) -> responses.Clock:
+def game_clock(game: Game) -> responses.GameClock:
     """What the play page's clock continues from: the game's time as of its last entry
     (``games.core.clock``), and while it is in play, since when and how it runs on."""
     playing = not game.is_finished

@@ -332,7 +332,7 @@ def resign_game(
 
 
 @dataclass
-class Abandoned:
+class AbandonOutcome:
     """What abandoning a game answers: ``abandoned`` is "deleted" (the game is gone, counted
     nowhere) or "resigned" (``game``: as a resignation answers it)."""
 
@@ -351,25 +351,25 @@ def abandon_game(
     game_id: int,
     expected_move_number: int | None = None,
     key: IdempotencyKey | None = None,
-) -> Abandoned | StoredAnswer:
+) -> AbandonOutcome | StoredAnswer:
     """Leave a game in play for good. An untouched casual game (no move ever made:
     ``models.UNTOUCHED``) is deleted, so it counts as nothing; any other is resigned, and
     counts as a resignation does. A ranked attempt is never deleted: its one try has shown the
     deal, and a new one would start its clock again."""
 
-    def act() -> Abandoned | GameError:
+    def act() -> AbandonOutcome | GameError:
         game = lock_playing_game(user, game_id, expected_move_number)
         if isinstance(game, GameError):
             return game
         if game.untouched and not game.ranked:
             game.delete()
-            return Abandoned(game_id, "deleted")
+            return AbandonOutcome(game_id, "deleted")
         variant = get_variant(game.deal.variant)
         state = variant.state_from_json(game.state)
         game.can_undo = False
         events = [{"type": SERVICE_EVENTS[RESIGN]}]
         outcome = record(game, variant, state, {"type": RESIGN}, events, Game.Status.RESIGNED)
-        return Abandoned(game_id, "resigned", outcome.representation_with_events())
+        return AbandonOutcome(game_id, "resigned", outcome.representation_with_events())
 
     return write_once(user, key, act)
 

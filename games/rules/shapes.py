@@ -7,7 +7,9 @@ from __future__ import annotations
 from typing import Annotated, TypedDict
 
 
-class Pile(TypedDict):
+class PlayerPile(TypedDict):
+    """A pile as its player sees it (``PlayerView``): its face-down cards hidden."""
+
     cards: Annotated[list[str | None], "Bottom to top; a face-down card is null."]
     face_down: int
 
@@ -17,7 +19,7 @@ class PlayerView(TypedDict):
     seed: int | None
     move_number: Annotated[int, "Moves on the board (undone ones not)."]
     base_rank: str | None
-    piles: dict[str, Pile]
+    piles: dict[str, PlayerPile]
 
 
 class FullPile(TypedDict):
