@@ -34,6 +34,7 @@ from pathlib import Path
 
 from games.rules import VARIANTS, get_variant
 from games.solver import LOST, UNKNOWN, WON, Budget, solve
+from games.solver.winnability import compressed, result_lines
 
 ANSWERED_WITHIN_S = 10.0
 
@@ -132,7 +133,8 @@ HEADER = (
 
 
 def read_rows(path: Path) -> list[dict[str, object]]:
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    """A results file's lines, from ``<game>.jsonl`` and its compressed ``<game>.jsonl.gz``."""
+    return [json.loads(line) for line in result_lines(path) if line.strip()]
 
 
 def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> int:
@@ -167,7 +169,7 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
     for slug in games:
         if args.read:
             path = args.read / f"{slug}.jsonl"
-            if not path.exists():
+            if not path.exists() and not compressed(path).exists():
                 continue
             rows = read_rows(path)
         else:

@@ -8,6 +8,11 @@ deal to ``games/solver/winnability/<slug>.jsonl``::
 
     {"seed": 7, "outcome": "won", "positions": 318, "seconds": 0.02, "length": 46}
 
+A results file grown past ``COMPRESS_ABOVE`` bytes is kept gzip-compressed beside it
+(``<slug>.jsonl.gz``, lines in seed order): a run of 10,000 deals is about 850 kB of text and
+170 kB compressed. Readers take both (``result_lines``), and a run resumed from a compressed
+file appends to the plain one, merged into the compressed one when it ends (``store``).
+
 ``summarize`` turns those lines into the figures ``summary.json`` keeps per game, which the
 README and each game's rules page show: won, proven lost, unknown, and a Wilson 95 % interval
 for the share of winnable deals that counts every unknown deal as lost for its lower end and
@@ -16,6 +21,7 @@ as won for its upper end.
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 import secrets
@@ -130,13 +136,29 @@ def results_path(slug: str, directory: Path = RESULTS_DIR) -> Path:
     return directory / f"{slug}.jsonl"
 
 
+def compressed(path: Path) -> Path:
+    """Where a results file is kept compressed: ``<slug>.jsonl`` -> ``<slug>.jsonl.gz``."""
+    return path.with_name(path.name + ".gz")
+
+
+def result_lines(path: Path) -> list[str]:
+    """The text lines of a results file: those of its compressed form, then those appended to
+    the plain one (either may be missing)."""
+    lines: list[str] = []
+    packed = compressed(path)
+    if packed.exists():
+        with gzip.open(packed, "rt", encoding="utf-8") as f:
+            lines.extend(f.read().splitlines())
+    if path.exists():
+        lines.extend(path.read_text(encoding="utf-8").splitlines())
+    return lines
+
+
 def read_results(path: Path) -> list[DealResult]:
-    """The lines of a results file (none when it does not exist); a torn last line (a run
-    stopped while writing) is dropped."""
-    if not path.exists():
-        return []
+    """The lines of a results file, compressed or not (none when it does not exist); a torn
+    last line (a run stopped while writing) is dropped."""
     results = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in result_lines(path):
         if not line.strip():
             continue
         try:
@@ -144,6 +166,28 @@ def read_results(path: Path) -> list[DealResult]:
         except (ValueError, KeyError, TypeError):
             continue
     return results
+
+
+#: A results file larger than this (bytes of text) is kept compressed.
+COMPRESS_ABOVE = 500_000
+
+
+def store(path: Path, *, above: int = COMPRESS_ABOVE) -> Path:
+    """After a run: the results file as it is kept. Once compressed, or once its text is larger
+    than ``above``, every line (one per seed, in seed order) goes into ``<slug>.jsonl.gz``
+    (no timestamp inside, so the same results give the same bytes) and the plain file is
+    removed. Returns the file that now holds the results."""
+    packed = compressed(path)
+    if not packed.exists() and (not path.exists() or path.stat().st_size <= above):
+        return path
+    by_seed = {result.seed: result for result in read_results(path)}
+    text = "".join(json.dumps(by_seed[seed].to_json()) + "\n" for seed in sorted(by_seed))
+    partial = packed.with_name(packed.name + ".partial")
+    with partial.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as out:
+        out.write(text.encode("utf-8"))
+    partial.replace(packed)
+    path.unlink(missing_ok=True)
+    return packed
 
 
 def run(
@@ -160,7 +204,10 @@ def run(
     seeds = list(seeds)
     known = {result.seed: result for result in read_results(path)}
     path.parent.mkdir(parents=True, exist_ok=True)
+    torn = path.exists() and path.stat().st_size > 0 and not path.read_bytes().endswith(b"\n")
     with path.open("a", encoding="utf-8") as out:
+        if torn:  # a run stopped mid-line: the next line starts on a line of its own
+            out.write("\n")
         for seed in seeds:
             if seed in known:
                 continue

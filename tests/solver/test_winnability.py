@@ -65,6 +65,26 @@ def test_a_run_resumes_from_its_results_file(tmp_path: Path) -> None:
     assert [r.seed for r in solved] == [2]  # seeds 0 and 1 are read back, not solved again
     assert both[:2] == first and [r.seed for r in both] == [0, 1, 2]
     assert all(r.outcome == "won" and r.length for r in both)
+    assert [r.seed for r in w.read_results(path)] == [0, 1, 2]  # seed 2 past the torn line
+
+
+def test_a_large_results_file_is_kept_compressed_and_read_back(tmp_path: Path) -> None:
+    path = tmp_path / "clock.jsonl"
+    budget = Budget(positions=100_000, seconds=2.0)
+    first = w.run("grandfathers-clock", [2, 0, 1], budget, path)
+    assert w.store(path) == path and path.exists()  # small: left as it is
+    assert w.store(path, above=10) == w.compressed(path)
+    assert not path.exists() and w.compressed(path).name == "clock.jsonl.gz"
+    assert w.read_results(path) == sorted(first, key=lambda r: r.seed)  # kept in seed order
+
+    solved = []
+    more = w.run("grandfathers-clock", range(0, 4), budget, path, progress=solved.append)
+    assert [r.seed for r in solved] == [3]  # resumed from the compressed file
+    assert path.exists() and w.store(path) == w.compressed(path)  # once compressed, stays so
+    assert not path.exists() and w.read_results(path) == more
+    packed = w.compressed(path).read_bytes()
+    w.store(path, above=10)
+    assert w.compressed(path).read_bytes() == packed  # the same results, the same bytes
 
 
 @pytest.mark.django_db

@@ -5,7 +5,8 @@ print won / proven lost / unknown with a Wilson 95 % interval for the share of w
     manage.py winnability gold-mine --deals 1000 --seconds 10
 
 Each deal's result is appended to games/solver/winnability/<game>.jsonl as it is found (a run
-stopped half way resumes where it was: seeds already there are not solved again), and the
+stopped half way resumes where it was: seeds already there are not solved again; a file past
+500 kB is then kept gzip-compressed, <game>.jsonl.gz, and read back from there), and the
 game's figures are written to games/solver/winnability/summary.json, which the game's rules
 page shows, and to the table of README.md ("How often can each game be won?")."""
 
@@ -55,6 +56,7 @@ class Command(BaseCommand):
         path = options["out"] or w.results_path(slug)
         if options["fresh"]:
             path.unlink(missing_ok=True)
+            w.compressed(path).unlink(missing_ok=True)
         seeds = w.seeds_from(options["seed_from"], options["deals"])
 
         def progress(result: w.DealResult) -> None:
@@ -64,6 +66,7 @@ class Command(BaseCommand):
             )
 
         results = w.run(slug, seeds, budget, path, progress=progress)
+        path = w.store(path)  # compressed once large (games/solver/winnability.py)
         figures = w.summarize(results, budget)
         w.write_summary(slug, figures, options["summary"])
         if options["summary"] == w.SUMMARY_FILE:
