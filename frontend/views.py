@@ -245,7 +245,8 @@ def winnability(slug: str) -> dict[str, object] | None:
         return None
     low, high = figures["interval"]
     budget = budget_words(figures["seconds_budget"], figures["positions_budget"])
-    return {**figures, "budget": budget, "low": percent(low), "high": percent(high)}
+    shown = {key: f"{figures[key]:,}" for key in ("deals", "won", "lost", "unknown")}  # 10,000
+    return {**figures, "budget": budget, "low": percent(low), "high": percent(high), "shown": shown}
 
 
 def rules(request: HttpRequest, slug: str) -> HttpResponse:

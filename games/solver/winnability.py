@@ -298,9 +298,9 @@ def readme_table(summary: dict[str, dict[str, Any]]) -> str:
             continue
         low, high = figures["interval"]
         rows.append(
-            f"| {VARIANTS[slug].name} | {figures['deals']} "
+            f"| {VARIANTS[slug].name} | {figures['deals']:,} "
             f"| {budget_words(figures['seconds_budget'], figures['positions_budget'])} "
-            f"| {figures['won']} | {figures['lost']} | {figures['unknown']} "
+            f"| {figures['won']:,} | {figures['lost']:,} | {figures['unknown']:,} "
             f"| {percent(low)} % to {percent(high)} % |"
         )
     shown = [summary[slug] for slug in VARIANTS if summary.get(slug, {}).get("deals")]

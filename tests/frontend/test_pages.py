@@ -445,7 +445,7 @@ def test_rules_page_shows_how_often_the_game_can_be_won(client: Client, monkeypa
     text = " ".join(client.get("/rules/gold-mine/").content.decode().split())
     assert "How often can it be won?" in text
     assert (
-        "Of 1000 deals searched by our solver with a budget of 10 s each, 812 were won, "
+        "Of 1,000 deals searched by our solver with a budget of 10 s each, 812 were won, "
         "150 proven lost, 38 unknown: between <strong>78.7 %</strong> and "
         "<strong>84.6 %</strong> of deals can be won (Wilson 95 %"
     ) in text
@@ -459,7 +459,7 @@ def test_rules_pages_show_the_repository_figures(client: Client) -> None:
 
     for slug, figures in read_summary().items():
         text = " ".join(client.get(f"/rules/{slug}/").content.decode().split())
-        assert f"Of {figures['deals']} deals searched" in text, slug
+        assert f"Of {figures['deals']:,} deals searched" in text, slug
 
 
 def test_the_lobby_offers_winnable_deals_only(client: Client) -> None:

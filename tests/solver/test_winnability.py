@@ -128,9 +128,13 @@ def test_update_readme_rewrites_only_the_table(tmp_path: Path) -> None:
     figures = {"deals": 20, "won": 20, "lost": 0, "unknown": 0, "seconds_budget": 1.0}
     figures |= {"positions_budget": 2_000_000, "interval": [0.8389, 1.0]}
     by_positions = {**figures, "seconds_budget": 600.0, "positions_budget": 60_000}
-    summary = {"grandfathers-clock": figures, "gold-mine": by_positions}
+    large = {**by_positions, "deals": 10_000, "won": 9_935, "lost": 65, "unknown": 0}
+    large |= {"positions_budget": 1_000_000, "interval": [0.9917, 0.9949]}
+    summary = {"grandfathers-clock": figures, "gold-mine": by_positions, "selective-castle": large}
     assert w.update_readme(summary, readme)
     text = readme.read_text()
+    row = "| Selective Castle | 10,000 | 1,000,000 positions | 9,935 | 65 | 0 | 99.2 % to 99.5 % |"
+    assert row in text  # thousands written as they are read
     assert "| Grandfather's Clock | 20 | 1 s | 20 | 0 | 0 | 83.9 % to 100 % |" in text
     assert "| Gold Mine | 20 | 60,000 positions | 20 | 0 | 0 | 83.9 % to 100 % |" in text
     assert "stale" not in text and text.startswith("# Title") and text.endswith("After.\n")
