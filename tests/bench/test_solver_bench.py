@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from bench.solver_bench import main, preparation_seconds
+from games.solver.winnability import store
 
 
 def test_a_run_writes_each_answer_and_reads_them_back(tmp_path):
@@ -20,6 +21,10 @@ def test_a_run_writes_each_answer_and_reads_them_back(tmp_path):
     again: list[str] = []
     assert main(["--read", str(tmp_path)], again.append) == 0
     assert again[-1].split()[:5] == printed[-1].split()[:5]
+    store(tmp_path / "grandfathers-clock.jsonl", above=0)  # kept compressed, as large runs are
+    packed: list[str] = []
+    assert main(["--read", str(tmp_path)], packed.append) == 0
+    assert packed[-1] == again[-1]
 
 
 def test_a_days_preparation_runs_from_each_deal_to_the_first_won_one():
