@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Protocol
 
 from games.rules import Event, IllegalMove, ReplayError, State, Variant
+from games.rules.describe import describe, describe_move, moved_cards
 
 UNDO = "undo"
 RESIGN = "resign"
@@ -89,6 +90,52 @@ def _play_through(
                 raise ReplayError(step, error) from error
             line.append(after)
         yield line[-1], events
+
+
+#: The service's own entries in a player's words (an undo names what it took back).
+ENTRY_WORDS = {
+    RESIGN: "Resigned",
+    CLOSE: "The day closed: the attempt stands as it was left",
+}
+
+
+def told(
+    variant: Variant, deal: StoredDeal, entries: Sequence[dict[str, Any]]
+) -> list[tuple[list[str], str]]:
+    """Each history entry's moved cards (codes, bottom first; [] but for a move) and its words
+    for the move list (``games.rules.describe``): a move's cards are named from the board it
+    was made on, where they lay face up. An entry past one that no longer replays is said
+    from its move alone, its cards unnamed."""
+    board: list[State] | None = [opening(variant, deal)]  # None once the history breaks
+    said: list[str] = []  # the words of the moves on the board, for an undo to name
+    out: list[tuple[list[str], str]] = []
+    for entry in entries:
+        kind = entry.get("type") if isinstance(entry, dict) else None
+        if kind == UNDO:
+            out.append(([], f"Took back {said.pop()}" if said else "Took back a move"))
+            if board is not None and len(board) > 1:
+                board.pop()
+            continue
+        if kind in ENDINGS:
+            out.append(([], ENTRY_WORDS[kind]))
+            continue
+        try:
+            move = variant.move_from_json(entry)
+        except IllegalMove:
+            board = None
+            out.append(([], "A move this game no longer knows"))
+            continue
+        before = board[-1] if board is not None else None
+        events: list[Event] = []
+        if board is not None:
+            try:
+                after, events = variant.play(board[-1], move)
+                board.append(after)
+            except IllegalMove:
+                board, before = None, None
+        said.append(describe_move(variant, before, move))
+        out.append((moved_cards(variant, before, move), describe(variant, before, move, events)))
+    return out
 
 
 def standing_entries(entries: Iterable[dict[str, Any]]) -> list[int]:

@@ -80,6 +80,11 @@ class DailySolution(TypedDict):
     seed: int
     moves: Annotated[list[dict[str, Any]], "The winning line, in the moves' JSON."]
     length: Annotated[int, "How many moves the line has."]
+    said: Annotated[
+        list[str],
+        "Each move of the line in a player's words, its cards named: '7\u2665 from pile 6 to "
+        "the 7 o'clock foundation'.",
+    ]
     solver: Annotated[SolverFigures, "What the solver searched to find it."]
     step: NotRequired[Annotated[int, "With ?step=N only: N."]]
     state: NotRequired[

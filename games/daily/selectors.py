@@ -19,7 +19,8 @@ from games.daily import responses
 from games.daily.leaderboards import daily_streaks
 from games.errors import GameError
 from games.models import DailyChallenge, Game
-from games.rules import VARIANTS, get_variant
+from games.rules import VARIANTS, IllegalMove, State, get_variant
+from games.rules.describe import describe
 
 
 def daily_overview(date: dt.date, user: AbstractBaseUser | None) -> responses.DailyOverview:
@@ -103,6 +104,7 @@ def daily_solution(date: dt.date, variant: str, step: int | None = None) -> resp
         "seed": challenge.deal.seed,
         "moves": challenge.solution,
         "length": len(challenge.solution),
+        "said": _line_in_words(variant, challenge),
         "solver": {
             "positions": challenge.solver.get("positions"),
             "seconds": challenge.solver.get("seconds"),
@@ -117,6 +119,30 @@ def daily_solution(date: dt.date, variant: str, step: int | None = None) -> resp
             state, events = rules.play(state, move)
         body.update(step=step, state=rules.state_to_json(state), events=events)
     return body
+
+
+def _line_in_words(variant: str, challenge: DailyChallenge) -> list[str]:
+    """The winning line's moves in words, each naming its cards (``games.rules.describe``):
+    the day has closed, so every card may be named. A move that does not apply (a line stored
+    wrong) and those after it are said by their piles alone."""
+    rules = get_variant(variant)
+    state: State | None = opening(rules, challenge.deal)
+    said = []
+    for payload in challenge.solution:
+        try:
+            move = rules.move_from_json(payload)
+        except IllegalMove:
+            said.append("A move this game does not know")
+            state = None
+            continue
+        before, events = state, []
+        if state is not None:
+            try:
+                state, events = rules.play(state, move)
+            except IllegalMove:
+                before = state = None
+        said.append(describe(rules, before, move, events))
+    return said
 
 
 def _attempt_summary(game: Game, date: dt.date, variant: str) -> responses.AttemptSummary:

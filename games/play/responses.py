@@ -148,6 +148,14 @@ class HistoryEntry(TypedDict):
             "undo or an ending. In GET moves/ only.",
         ]
     ]
+    said: NotRequired[
+        Annotated[
+            str,
+            "The entry in a player's words, its cards named where they were face up: "
+            "'7\u2665 from pile 6 to pile 5; 4\u2663 turned up on pile 6', 'Dealt from the "
+            "stock', 'Took back 7\u2665 from pile 6 to pile 5'. In GET moves/ only.",
+        ]
+    ]
 
 
 class Replay(TypedDict):

@@ -12,13 +12,13 @@ from django.db.models import (
 )
 
 from games.core import clock, days
-from games.core.history import line_of_play, opening, replay_history
+from games.core.history import line_of_play, told
 from games.errors import GameError
 from games.models import UNTOUCHED, Game, Move
 from games.play import responses
 from games.play.autoplay import finishes_home, safe_home_moves
 from games.play.results import game_result
-from games.rules import VARIANTS, ReplayError, State, Variant, get_variant
+from games.rules import VARIANTS, State, Variant, get_variant
 
 #: The games list's status filter for every game that is over, whatever its outcome.
 FINISHED = "finished"
@@ -150,35 +150,17 @@ HISTORY_FIELDS = ("number", "payload", "events", "received_at")
 
 
 def history(game: Game) -> list[responses.HistoryEntry]:
+    """Every entry, with the cards each moved and its words for the move list
+    (``games.core.history.told``: only cards face up when they moved are named)."""
     rows = list(game.moves.order_by("number").values_list(*HISTORY_FIELDS))
     entries = [history_entry(*row) for row in rows]
-    for entry, cards in zip(entries, moved_cards(game, [row[1] for row in rows]), strict=False):
-        entry["cards"] = cards
-    return entries
-
-
-def moved_cards(game: Game, payloads: list[dict[str, Any]]) -> list[list[str]]:
-    """The cards each history entry moved, bottom first, as codes (the move list names them):
-    only a move's cards, which were face up when it was made; [] for any other entry."""
     variant = get_variant(game.deal.variant)
-    before = opening(variant, game.deal)
-    moved: list[list[str]] = []
-    try:
-        for payload, (after, _) in zip(
-            payloads, replay_history(variant, game.deal, payloads), strict=True
-        ):
-            cards: list[str] = []
-            if payload.get("type") == "move":
-                pile = variant.state_to_json(before)["piles"].get(str(payload.get("from")), {})
-                count = int(payload.get("count", 1))
-                face_up = pile.get("cards", [])[pile.get("face_down", 0) :]
-                if 0 < count <= len(face_up):
-                    cards = list(face_up[-count:])
-            moved.append(cards)
-            before = after
-    except ReplayError:
-        pass  # a history that no longer replays: its entries go unnamed from there on
-    return moved
+    for entry, (cards, said) in zip(
+        entries, told(variant, game.deal, [row[1] for row in rows]), strict=True
+    ):
+        entry["cards"] = cards
+        entry["said"] = said
+    return entries
 
 
 def history_entry(

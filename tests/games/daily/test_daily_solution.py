@@ -13,7 +13,7 @@ from django.test import Client
 
 from games.daily import challenges
 from games.models import DailyChallenge
-from games.rules import get_variant
+from games.rules import describe, get_variant
 from tests.games.helpers import (
     DAY,
     DailyClock,
@@ -68,7 +68,7 @@ def test_after_the_day_closes_anyone_sees_how_it_could_be_won(
     response = anonymous_client().get(solution_url())
     assert response.status_code == 200, response.content
     body = response.json()
-    assert set(body) == {"date", "variant", "seed", "moves", "length", "solver"}
+    assert set(body) == {"date", "variant", "seed", "moves", "length", "said", "solver"}
     assert body["date"] == DAY.isoformat() and body["variant"] == CLOCK
     assert body["seed"] == certified.deal.seed
     assert body["moves"] == certified.solution and body["length"] == len(certified.solution)
@@ -78,6 +78,23 @@ def test_after_the_day_closes_anyone_sees_how_it_could_be_won(
     for move in body["moves"]:
         state = variant.apply(state, move)
     assert variant.status(state) == "won", "the line wins the deal"
+
+
+def test_each_move_of_the_solution_names_its_cards_in_a_players_words(
+    clock: DailyClock, certified: DailyChallenge
+) -> None:
+    clock.advance()
+    body = anonymous_client().get(solution_url()).json()
+    variant = get_variant(CLOCK)
+    state = variant.deal(body["seed"])
+    assert len(body["said"]) == len(body["moves"])
+    for move, said in zip(body["moves"], body["said"], strict=True):
+        pile = variant.state_to_json(state)["piles"][move["from"]]["cards"]
+        card = describe.card_words(pile[-1])  # Grandfather's Clock moves one card at a time
+        assert said.startswith(f"{card} from "), said
+        assert "tableau" not in said and "\u2192" not in said
+        state = variant.apply(state, move)
+    assert body["said"][-1].endswith("the game is won")
 
 
 def test_the_solution_steps_through_from_the_deal_to_the_win(

@@ -270,7 +270,8 @@ def test_playing_legal_moves_advances_the_game_and_records_the_history(slug: str
     assert [entry["number"] for entry in entries] == list(range(1, 9))
     assert [entry["move"] for entry in entries] == played
     assert all(
-        set(entry) == {"number", "move", "events", "received_at", "cards"} for entry in entries
+        set(entry) == {"number", "move", "events", "received_at", "cards", "said"}
+        for entry in entries
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.rules import get_variant
+from games.rules.describe import card_words, cards_words
 from tests.games.helpers import client_for, history, new_game, play, solve
 
 pytestmark = pytest.mark.django_db
@@ -29,6 +30,12 @@ def test_each_move_of_the_history_names_the_cards_it_took_and_other_entries_none
 
     entries = history(client, game["id"])
     assert [entry["cards"] for entry in entries] == [*expected, [], []]
+    # The move list's words: each move names its card, an undo names the move it took back.
+    said = [entry["said"] for entry in entries]
+    for words, cards in zip(said, expected, strict=False):
+        assert words.startswith(f"{card_words(cards[0])} from pile "), words
+    assert said[-2] == f"Took back {said[len(expected) - 1].split(';')[0]}"
+    assert said[-1] == "Resigned"
     assert all(len(cards) == 1 and cards[0][1] in "SHDC" for cards in expected)
 
 
@@ -49,3 +56,6 @@ def test_a_game_with_hidden_cards_names_only_what_was_face_up() -> None:
         assert all(isinstance(code, str) and len(code) == 2 for code in entry["cards"])
         if entry["move"]["type"] == "deal":
             assert entry["cards"] == []
+            assert entry["said"].startswith("Dealt from the stock")
+        else:  # named as they were when moved, or counted: never a card then face down
+            assert entry["said"].startswith(cards_words(entry["cards"]) or "1 card")

@@ -9,8 +9,7 @@
 // (GET /api/daily/<date>/<game>/solution/, and ?step=N for each board, every card shown).
 
 import { api, canPlayAgain, playAgain } from "./api.js";
-import { fitFans, pileInSentence, renderBoard } from "./board.js";
-import { SUITS, cardName, rankLabel, rankName } from "./cards.js";
+import { fitFans, renderBoard } from "./board.js";
 import { animateRedraw } from "./motion.js";
 import { attachRoving, keepFocus } from "./roving.js";
 import { copyLinkButton, dealLink, el, errorText, gameName, plural, say, statusWord, when } from "./ui.js";
@@ -42,72 +41,10 @@ const states = new Map(); // step → Promise of the state
 
 // -- the history in words ----------------------------------------------------------------
 
-/** A pile as the game names it in a sentence: "tableau pile 4", "the 12 o'clock foundation". */
-const pile = (id) => pileInSentence(id, variant);
-
-/** The cards a move took, named from the board before it (face-up cards only ever move). */
-function movedCards(move, before) {
-  const cards = before?.piles?.[move.from]?.cards;
-  const count = move.count ?? 1;
-  if (!cards || cards.length < count) return "";
-  const taken = cards.slice(cards.length - count);
-  if (taken.some((c) => c === null)) return "";
-  return count === 1 ? `${cardName(taken[0])}: ` : `${count} cards, ${cardName(taken[0])} and up: `;
-}
-
-/** A card as its face shows it: "7♥", "10♠". */
-const face = (code) => `${rankLabel(code[0])}${SUITS[code[1]]?.symbol ?? code[1]}`;
-
-/** The cards an entry moved, from the server's history (`cards`, bottom first). */
-function namedCards(cards) {
-  if (!cards?.length) return "";
-  return cards.length === 1 ? face(cards[0]) : `${cards.length} cards, ${face(cards[0])} and up,`;
-}
-
-function describeMove(move, before, cards) {
-  switch (move.type) {
-    case "move": {
-      const named = namedCards(cards);
-      if (named) return `${named} from ${pile(move.from)} to ${pile(move.to)}`;
-      return `${movedCards(move, before)}${pile(move.from)} → ${pile(move.to)}`;
-    }
-    case "deal":
-      return "Dealt from the stock";
-    case "undo":
-      return "Undo: the last move was taken back";
-    case "resign":
-      return "Resigned";
-    case "close":
-      return "The day closed: the attempt stands as it was left";
-    default:
-      return move.type;
-  }
-}
-
-function describeEvent(event) {
-  switch (event.type) {
-    case "turned_up":
-      return `${cardName(event.card)} turned up on ${pile(event.pile)}`;
-    case "run_removed":
-      return `a run of ${SUITS[event.suit]?.name || event.suit} went from ${pile(event.pile)} to the discard`;
-    case "pile_filled":
-      return `${pile(event.pile)} filled from ${pile(event.from)}${event.card ? ` with the ${cardName(event.card)}` : ""}`;
-    case "base_rank_set":
-      return `base rank set: ${rankName(event.rank)}`;
-    case "game_won":
-      return "game won";
-    case "game_lost":
-      return "no moves left: game lost";
-    default:
-      return null; // "undone", "resigned", "day_closed": already said by the entry itself
-  }
-}
-
-function describe(entry, before) {
-  const events = (entry.events || []).map(describeEvent).filter(Boolean);
-  const text = describeMove(entry.move, before, entry.cards);
-  return events.length ? `${text}; ${events.join("; ")}` : text;
-}
+// Each entry comes with its words from the server (`said`, written by games/rules/describe.py
+// for a move and games/core/history.py for an undo or an ending: the cards named, as a player
+// says them), for a game's history and a solution's line alike.
+const describe = (entry) => entry.said ?? entry.move.type;
 
 // -- loading steps -------------------------------------------------------------------------
 
@@ -156,10 +93,7 @@ async function goTo(step) {
   const target = current;
   updateControls();
   try {
-    const [state, before] = await Promise.all([
-      stateAt(target),
-      target > 0 ? stateAt(target - 1).catch(() => null) : null,
-    ]);
+    const state = await stateAt(target);
     if (target !== current) return; // the player has moved on
     const reveal = game.status !== "playing";
     // The focused pile keeps the focus from step to step (a screen reader reads it again).
@@ -167,7 +101,7 @@ async function goTo(step) {
     animateRedraw(boardBox, () => keepFocus(boardBox, () => renderBoard(boardBox, drawn, variant, { reveal })), { state: drawn.state });
     markMove(target === 0 ? null : entries[target - 1]);
     entryLine.textContent =
-      target === 0 ? "The deal" : `Move ${target}: ${describe(entries[target - 1], before)}`;
+      target === 0 ? "The deal" : `Move ${target}: ${describe(entries[target - 1])}`;
     say(message, "");
     // Fetch the next steps ahead, so stepping and playing stay smooth.
     for (const ahead of [target + 1, target + 2]) if (ahead <= last) stateAt(ahead).catch(() => {});
@@ -281,14 +215,14 @@ function fillHistory() {
         el(
           "button",
           { type: "button", class: "link-button", onclick: () => step(index + 1) },
-          describe(entry, null),
+          describe(entry),
         ),
       ),
     ),
   );
 }
 
-/** The solution mode: the line as history entries, on a "game" that is the won deal. */
+/** The solution mode: the line's moves as the entries, on a "game" that is the won deal. */
 async function loadSolution() {
   const [solution, variants] = await Promise.all([api("GET", solutionUrl), api("GET", "/api/variants/")]);
   game = {
@@ -299,7 +233,7 @@ async function loadSolution() {
     move_number: solution.length,
   };
   variant = variants.find((v) => v.slug === game.variant);
-  entries = solution.moves.map((move) => ({ move, events: [] }));
+  entries = solution.moves.map((move, i) => ({ move, events: [], said: solution.said[i] }));
   last = solution.length;
   document.title = `How ${gameName(game.variant)} of ${solution.date} could be won · Patience`;
   document.getElementById("replay-summary").textContent =
