@@ -412,6 +412,44 @@ static int safe_move(const Rules *r, const Pos *p, const Move *moves, int n) {
     return -1;
 }
 
+/* Tactics.distinct: the moves less those that only repeat an earlier one on another pile
+ * identical to its own (piles the key sorts, equal as the key knows their cards): per pile,
+ * the first identical pile of its sorted group; a move is kept when its source and target
+ * are each the first of their kind. */
+static int same_pile(const Rules *r, const Pos *p, int a, int b) {
+    if (p->n[a] != p->n[b] || p->down[a] != p->down[b]) return 0;
+    for (int j = 0; j < p->n[a]; j++)
+        if (r->keycard[p->c[a][j]] != r->keycard[p->c[b][j]]) return 0;
+    return 1;
+}
+
+static void first_of_group(const Rules *r, const Pos *p, const int *idx, int n, int *first) {
+    for (int a = 0; a < n; a++) {
+        int i = idx[a];
+        for (int b = 0; b < a; b++) {
+            if (first[idx[b]] == idx[b] && same_pile(r, p, idx[b], i)) {
+                first[i] = idx[b];
+                break;
+            }
+        }
+    }
+}
+
+static int distinct(const Rules *r, const Pos *p, Move *moves, int n) {
+    int sort_tab = r->sort_tableau_always || (r->stock >= 0 && p->n[r->stock] == 0);
+    if (!sort_tab && !r->sort_foundations) return n;
+    int first[MAXP];
+    for (int i = 0; i < r->np; i++) first[i] = i;
+    if (sort_tab) first_of_group(r, p, r->tab_idx, r->ntab, first);
+    if (r->sort_foundations) first_of_group(r, p, r->fnd_idx, r->nfnd, first);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        Move m = moves[i];
+        if (m.s == DEAL_S || (first[m.s] == m.s && first[m.t] == m.t)) moves[k++] = m;
+    }
+    return k;
+}
+
 /* Tactics.productive (Grounds for Divorce's narrow first pass). */
 static int productive(const Rules *r, const Pos *p, Move *moves, int n) {
     int k = 0;
@@ -723,6 +761,8 @@ static int expand(Search *x, int64_t node, Pos *p, Child *children) {
     if (safe >= 0) {
         moves[0] = moves[safe];
         n = 1;
+    } else {
+        n = distinct(r, p, moves, n);
     }
     /* A move only appends past a pile's count or lowers it, but for a refill, which writes an
      * emptied pile's first card: the counts and that card restore the position. */

@@ -250,6 +250,8 @@ class _Search:
         if self.settings.narrow:
             moves = tactics.productive(state, moves)
         safe = None if self.view_only else tactics.safe_move(state, moves)
+        if safe is None:
+            moves = tactics.distinct(state, moves)
         hidden = _face_down(state) if self.view_only else 0
         children = []
         for move in moves if safe is None else (safe,):

@@ -20,6 +20,9 @@ Each rule here is judged per game (``tests/solver/test_tactics.py`` checks them)
   (``SAFE_HOME``): the cards that could rest on the card can follow it home at once.
   ``tests/solver/test_pruning.py`` proves the rules together against an exhaustive search with
   none of them, on late positions of every game, won and lost.
+- **Identical piles**: a move to or from a pile the key cannot tell from an earlier one of
+  its sorted group makes a position the earlier pile's move made already; only that one is
+  made (``Tactics.distinct``), so a search counts only positions it may keep.
 - **Passes** (``SETTINGS``): how each game is searched, in order, each pass on a share of the
   budget; the positions are ordered by ``evaluation.Evaluator`` with the game's weights.
 
@@ -184,6 +187,48 @@ class Tactics:
             and self.kind_of[move.source] == "tableau"  # type: ignore[index]
             and move.count == len(state.piles[s].cards)
         )
+
+    # -- moves to or from identical piles ----------------------------------------------
+
+    def distinct(self, state: State, moves: list[Move]) -> list[Move]:
+        """``moves`` less those that only repeat an earlier one on another pile identical to
+        its own: piles the key sorts (tableau piles, where they are interchangeable; empty
+        or equal foundations where those are) and holding the same cards as the key knows
+        them make the same position whichever of them a card leaves or joins. The earlier
+        move (the first such pile by index: the engine lists moves in pile order) makes it,
+        so the search meets the same positions in the same order, counting fewer."""
+        first = self._first_identical(state)
+        if first is None:
+            return moves
+        index = self.index
+        return [
+            move
+            for move in moves
+            if move.type != "move"
+            or (
+                first[index[move.source]] == index[move.source]  # type: ignore[index]
+                and first[index[move.target]] == index[move.target]  # type: ignore[index]
+            )
+        ]
+
+    def _first_identical(self, state: State) -> list[int] | None:
+        """Per pile, the first pile of its sorted group identical to it (itself if none)."""
+        piles = state.piles
+        groups = []
+        if self.tableau_always_sorted or not piles[self.stock].cards:  # type: ignore[index]
+            groups.append(self.tableau)
+        if self.sort_foundations:
+            groups.append(self.foundations)
+        if not groups:
+            return None
+        keycard = self.keycard
+        first = list(range(len(piles)))
+        for group in groups:
+            seen: dict[tuple[Any, ...], int] = {}
+            for i in group:
+                cards, down = piles[i]
+                first[i] = seen.setdefault((down, tuple(keycard[c] for c in cards)), i)
+        return first
 
     # -- safe moves -----------------------------------------------------------------------
 

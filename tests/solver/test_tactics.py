@@ -243,3 +243,64 @@ def test_each_games_solver_facts_sit_with_the_game():
         "gold-mine",
         "grounds-for-divorce",
     )
+
+
+# -- moves to or from identical piles ------------------------------------------------------
+
+
+def test_a_gold_mine_card_is_tried_on_one_of_the_empty_piles_alone():
+    """The Five of hearts may go to any of six empty piles: the same position, once."""
+    variant, state = position("gold-mine", {"tableau:0": "KS", "waste": "5H", "stock": "2H"})
+    tactics = Tactics(variant)
+    moves = variant.legal_moves(state)
+    to_empty = [m for m in moves if m.source == "waste" and m.target.startswith("tableau")]
+    assert len(to_empty) == 6
+    kept = tactics.distinct(state, moves)
+    assert [m for m in kept if m.source == "waste" and m.target.startswith("tableau")] == [
+        Move("move", "waste", "tableau:1", 1)
+    ]
+    assert [m for m in moves if m not in kept] == to_empty[1:]
+    assert Move("deal") in kept
+
+
+def test_blondes_and_brunettes_tries_a_card_on_one_of_the_foundations_its_key_cannot_tell_apart():
+    """Two foundations of a red Five and a black Six each are one pile to the key (it knows
+    cards by rank and colour): the red Seven goes to one of them; the third, started by a black
+    Five, stays a target of its own, and so does each pile the Seven could leave."""
+    piles = {
+        "foundation:0": "5H 6S",
+        "foundation:1": "5D 6C",
+        "foundation:2": "5S",
+        "tableau:0": "7D",
+        "tableau:1": "7H",
+        "tableau:2": "6D",
+        "stock": "KD",
+    }
+    variant, state = position("blondes-and-brunettes", piles, base_rank="5")
+    tactics = Tactics(variant)
+    moves = variant.legal_moves(state)
+    kept = tactics.distinct(state, moves)
+    assert Move("move", "tableau:0", "foundation:0", 1) in kept
+    assert Move("move", "tableau:0", "foundation:1", 1) in moves
+    assert Move("move", "tableau:0", "foundation:1", 1) not in kept
+    assert Move("move", "tableau:2", "foundation:2", 1) in kept
+    # The Seven of hearts is the Seven of diamonds to the key: their piles are identical.
+    assert not any(m.source == "tableau:1" for m in kept)
+
+
+def test_a_search_counts_fewer_positions_and_meets_the_same_ones_for_the_identical_piles_left_out():
+    """Gold Mine's deal 1: the same win, the same positions met, in fewer positions than a search
+    trying every empty pile (the children it leaves out repeat a position it has met)."""
+    from games.solver.search import Budget, _Search
+    from games.solver.tactics import SETTINGS
+
+    variant = get_variant("gold-mine")
+    state = variant.deal(1)
+    settings = SETTINGS["gold-mine"][0]
+    pruned = _Search(variant, Budget(100_000, 600), settings)
+    won, line = pruned.run(state)
+    every = _Search(variant, Budget(100_000, 600), settings)
+    every.tactics.distinct = lambda state, moves: moves  # every empty pile tried
+    assert every.run(state) == (won, line) and won == "won"
+    assert len(every.seen) == len(pruned.seen)
+    assert pruned.positions < every.positions
