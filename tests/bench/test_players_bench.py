@@ -15,7 +15,9 @@ from bench.players_bench import bench, parse_args
 
 
 @pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis (CI has it)")
-def test_three_players_play_and_ask_hints_through_the_api_and_see_their_moves_on_websockets() -> None:
+def test_three_players_play_and_ask_hints_through_the_api_and_see_their_moves_on_websockets() -> (
+    None
+):
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL")
     database = f"{connection.settings_dict['NAME']}_players"[:63]
