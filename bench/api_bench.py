@@ -10,7 +10,7 @@ Method
    if missing (psycopg), migrated and flushed with ``manage.py`` (``DATABASE_URL`` pointing at
    it), then one user and one API token per simulated player are made by ``manage.py shell`` in
    a subprocess. This process never imports Django: it only speaks HTTP to the server.
-2. Server. ``python -m web.serve`` (the README's production launcher: uvicorn, each worker
+2. Server. ``python -m deploy.serve`` (the README's production launcher: uvicorn, each worker
    on a listening socket of its own; ``--shared-socket``: ``uvicorn --workers N``, whose
    workers share one) in its own process group, on a free port of 127.0.0.1, ``--workers N``
    (default 2), DEBUG=0, a random SECRET_KEY, ALLOWED_HOSTS=127.0.0.1,
@@ -130,7 +130,7 @@ def parse_args(argv: list[str] | None = None) -> Config:
     parser.add_argument(
         "--shared-socket",
         action="store_true",
-        help="uvicorn --workers N (one listening socket) instead of web.serve",
+        help="uvicorn --workers N (one listening socket) instead of deploy.serve",
     )
     parser.add_argument("--duration", type=float, help="seconds measured per phase")
     parser.add_argument("--warmup", type=float, help="seconds of warm-up before each window")

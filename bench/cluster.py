@@ -5,7 +5,7 @@
 
 Builds the deployment of ``tests/cluster/hosts.py``, each part on a host of its own (a
 network namespace with an address of 10.231.7.0/24; traffic goes only to them and loopback):
-PostgreSQL 15, Redis, two web hosts (``python -m web.serve``), two worker hosts
+PostgreSQL 15, Redis, two web hosts (``python -m deploy.serve``), two worker hosts
 (``manage.py worker``) and HAProxy running ``deploy/haproxy.cfg`` in front. ``--players``
 players (``tests/cluster/load.py``: the play page's behaviour, a move every ``--think``
 seconds on average, moves sent again with their Idempotency-Key, websockets reopened with
@@ -47,7 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=100)
     parser.add_argument("--think", type=float, default=2.0)
     parser.add_argument("--watchers", type=int, default=1000)
-    parser.add_argument("--web-workers", type=int, default=1, help="web.serve processes per host")
+    parser.add_argument(
+        "--web-workers", type=int, default=1, help="deploy.serve processes per host"
+    )
     parser.add_argument("--capacity-seconds", type=float, default=30.0)
     args = parser.parse_args(argv)
     missing = hosts.missing_requirements()

@@ -8,7 +8,7 @@ they cannot pick up a different database than the server's.
 - ``prepare_database(env, players)`` creates the database named by ``env["DATABASE_URL"]`` if
   missing, migrates and flushes it, and returns one API token per player (users ``bench-000``,
   ``bench-001``, ..., written in bulk).
-- ``running_server(workers, env)`` starts ``python -m web.serve --workers N`` (as the
+- ``running_server(workers, env)`` starts ``python -m deploy.serve --workers N`` (as the
   README's production recipe: each worker on a listening socket of its own) on a free port of
   127.0.0.1, waits for ``GET /api/health/``, and stops its whole process group at the end,
   whatever happens (SIGTERM, then SIGKILL after a grace period). ``shared_socket=True`` starts
@@ -222,13 +222,13 @@ class Server:
 
 def launcher(shared_socket: bool) -> list[str]:
     """The module (and arguments) that starts the server's worker processes."""
-    return ["uvicorn", "config.asgi:application"] if shared_socket else ["web.serve"]
+    return ["uvicorn", "config.asgi:application"] if shared_socket else ["deploy.serve"]
 
 
 def launcher_description(workers: int, shared_socket: bool) -> str:
     if shared_socket:
         return f"uvicorn config.asgi:application --workers {workers} (one shared socket)"
-    return f"python -m web.serve --workers {workers} (uvicorn, a socket per worker)"
+    return f"python -m deploy.serve --workers {workers} (uvicorn, a socket per worker)"
 
 
 @contextlib.contextmanager
@@ -240,7 +240,7 @@ def running_server(
     extra_args: Sequence[str] = (),
     shared_socket: bool = False,
 ) -> Iterator[Server]:
-    """``python -m web.serve --workers N`` (or, with ``shared_socket``, ``uvicorn --workers
+    """``python -m deploy.serve --workers N`` (or, with ``shared_socket``, ``uvicorn --workers
     N``) with ``env``, in its own process group, its output in a temporary log file
     (``Server.log``, left for the caller to read)."""
     port = free_port()

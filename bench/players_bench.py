@@ -10,7 +10,7 @@ Method
    default ``patience_players_bench``) is created if missing, migrated and flushed, and one
    account and API token per player is written in bulk (``manage.py shell``; this process
    never imports Django).
-2. Server: ``python -m web.serve --workers 2`` (the production launcher) on a free port of
+2. Server: ``python -m deploy.serve --workers 2`` (the production launcher) on a free port of
    127.0.0.1, DEBUG=0, plain HTTP, a random SECRET_KEY, PostgreSQL and Redis
    (``--redis-url``, default database 10: a group is named by a game's id, and another run on
    database 0 numbers its games from 1 too). The server's background search for winnable

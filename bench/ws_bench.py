@@ -16,7 +16,7 @@ Method
    ``patience_ws_bench`` (not ``api_bench``'s, so the two can run side by side), is created if
    missing, migrated and flushed; one user and API token per player is made (``manage.py``
    in subprocesses: this process never imports Django). The board is therefore empty at start.
-2. Server. ``python -m web.serve --workers N`` (default 2; ``--shared-socket``: ``uvicorn
+2. Server. ``python -m deploy.serve --workers N`` (default 2; ``--shared-socket``: ``uvicorn
    --workers N``, see ``bench/harness.py``) in its own process group
    on a free port of 127.0.0.1, DEBUG=0, a random SECRET_KEY, with ``REDIS_URL`` (the Channels
    layer between the workers, as in production) set to ``redis://127.0.0.1:6379/9``: a
@@ -168,7 +168,7 @@ def parse_args(argv: list[str] | None = None) -> Config:
     parser.add_argument(
         "--shared-socket",
         action="store_true",
-        help="uvicorn --workers N (one listening socket) instead of web.serve",
+        help="uvicorn --workers N (one listening socket) instead of deploy.serve",
     )
     parser.add_argument(
         "--gap", type=float, default=1.0, help="seconds between updates (default 1)"

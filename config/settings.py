@@ -151,7 +151,7 @@ DEFAULT_EXCEPTION_REPORTER_FILTER = "web.http.errors.HiddenCardsReporterFilter"
 ROOT_URLCONF = "config.urls"
 
 # Served over HTTPS (behind a TLS-terminating proxy that sends X-Forwarded-Proto to
-# ``web.serve --proxy-headers``): on by default with DEBUG off. Cookies go over HTTPS only,
+# ``deploy.serve --proxy-headers``): on by default with DEBUG off. Cookies go over HTTPS only,
 # plain HTTP is redirected (but for the health check a load balancer may call), and browsers
 # are told to use HTTPS only for HSTS_SECONDS. HTTPS=0 for a server reached over plain HTTP
 # (a local run with DEBUG off, the benchmarks).
@@ -396,7 +396,7 @@ WEBSOCKET_MESSAGE_PERIOD = env_number("WEBSOCKET_MESSAGE_PERIOD", 10.0)
 WEBSOCKET_CATCH_UP_LIMIT = 50
 # The largest websocket message a client may send, in bytes (a page sends only pings, 15
 # bytes): a larger one closes the socket with 4413 before it is decoded (games.consumers), and
-# web.serve has uvicorn refuse it before it is buffered (1009).
+# deploy.serve has uvicorn refuse it before it is buffered (1009).
 WEBSOCKET_MAX_MESSAGE_BYTES = env_number("WEBSOCKET_MAX_MESSAGE_BYTES", 4096)
 LEADERBOARD_PUSH_INTERVAL = env_number("LEADERBOARD_PUSH_INTERVAL", 0.25)
 # The most a hint may search (games.solver.lookahead), in seconds: its request's thread is busy

@@ -1,6 +1,6 @@
 """The players benchmark runs end to end at a tiny size (its figures are read, never asserted).
 
-A real server (``web.serve``, two workers) on a database of its own, named after this run's
+A real server (``deploy.serve``, two workers) on a database of its own, named after this run's
 test database so that test runs side by side do not flush each other's."""
 
 import os

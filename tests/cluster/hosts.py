@@ -11,7 +11,7 @@ one another, the client reaches them, and nothing reaches anywhere else.
 - ``db``: PostgreSQL 15 from Debian's binaries, ``initdb`` on a throw-away directory, run as
   the ``postgres`` user (``initdb`` refuses root), listening on the host's address;
 - ``redis``: ``redis-server --save "" --appendonly no``;
-- ``web1``, ``web2``: ``python -m web.serve`` (DEBUG off, production secrets, behind the
+- ``web1``, ``web2``: ``python -m deploy.serve`` (DEBUG off, production secrets, behind the
   balancer: ``--proxy-headers``);
 - ``worker1``, ``worker2``: ``manage.py worker``;
 - ``lb``: HAProxy running ``deploy/haproxy.cfg`` unchanged (its addresses from the
@@ -426,7 +426,7 @@ class Cluster:
         self.hosts[name].start(
             "serve",
             [
-                sys.executable, "-m", "web.serve", "--host", ADDRESSES[name],
+                sys.executable, "-m", "deploy.serve", "--host", ADDRESSES[name],
                 "--port", str(WEB_PORT), "--workers", str(self.web_workers),
                 "--proxy-headers", "--forwarded-allow-ips", ADDRESSES["lb"],
                 "--no-access-log", "--log-level", "warning",

@@ -1,6 +1,6 @@
 """Websocket messages are capped at WEBSOCKET_MAX_MESSAGE_BYTES (4 KiB; the largest message a
 page sends is a ping of 15 bytes): a larger one closes the socket with 4413 before it is
-decoded, under any server; web.serve also has uvicorn refuse it (1009) before it is buffered."""
+decoded, under any server; deploy.serve also has uvicorn refuse it (1009) before it is buffered."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync
 
+from deploy import serve
 from games import consumers
 from games.core import days
 from tests.games.test_websockets import ORIGIN, connect
-from web import serve
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

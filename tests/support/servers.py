@@ -21,7 +21,7 @@ LOGS = ROOT / "artifacts" / "server-logs"
 @contextmanager
 def reserved_port() -> Iterator[int]:
     """A free port kept bound (not listening) while the block runs, for a server that binds it
-    with ``SO_REUSEPORT`` (``web.serve``): the kernel gives a bound port to no outgoing
+    with ``SO_REUSEPORT`` (``deploy.serve``): the kernel gives a bound port to no outgoing
     connection, so nothing else can take it between choosing it and the server binding it."""
     with socket.socket() as holder:
         holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -1,4 +1,4 @@
-"""``python -m web.serve``: several worker processes on one address, each on its own socket."""
+"""``python -m deploy.serve``: several worker processes on one address, each on its own socket."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from deploy import serve
 from tests.support.servers import production_secret, reserved_port, wait_until_up
-from web import serve
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,7 +32,7 @@ def server_env(**extra: str) -> dict[str, str]:
 
 
 def start(port: int, workers: int = 2, *options: str, **env: str) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "web.serve", "--port", str(port)]
+    command = [sys.executable, "-m", "deploy.serve", "--port", str(port)]
     command += ["--workers", str(workers), "--log-level", "warning", "--no-access-log", *options]
     return subprocess.Popen(
         command,

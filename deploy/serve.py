@@ -1,6 +1,6 @@
 """Serve the site with several uvicorn processes on one address, each on a socket of its own.
 
-    python -m web.serve [--host 127.0.0.1] [--port 8000] [--workers 2] [--proxy-headers]
+    python -m deploy.serve [--host 127.0.0.1] [--port 8000] [--workers 2] [--proxy-headers]
                            [--forwarded-allow-ips IPS] [--log-level info] [--no-access-log]
 
 ``uvicorn --workers N`` shares one listening socket among its processes, and whichever process
@@ -55,7 +55,7 @@ logger = logging.getLogger("patience.serve")
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m web.serve", description=__doc__.splitlines()[0]
+        prog="python -m deploy.serve", description=__doc__.splitlines()[0]
     )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
