@@ -54,7 +54,7 @@ class DailyChallenge(models.Model):
     variant = models.CharField(max_length=32, choices=VARIANT_CHOICES)
     deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="daily_challenges")
     seed_set_by_staff = models.BooleanField(default=False)
-    #: Which candidate seed (``daily.daily_seed``'s number) the day deals; null for staff's.
+    #: Which candidate seed (``core.days.daily_seed``'s n) the day deals; null for staff's.
     candidate = models.PositiveIntegerField(null=True, blank=True)
     outcome = models.CharField(max_length=16, choices=Outcome.choices, default=Outcome.UNSOLVED)
     #: The winning line (engine moves as JSON) when proven: secret until the day has closed.

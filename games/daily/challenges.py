@@ -40,6 +40,7 @@ from games.models import DailyChallenge, Deal
 from games.rules import DEAL_VERSION, VARIANTS
 from games.solver import LOST, WON, SolverBug
 from games.solver.children import solver_pool
+from games.solver.tactics import PREPARATION_ORDER
 
 logger = logging.getLogger("patience.daily")
 
@@ -177,17 +178,9 @@ def prepare(date: dt.date, slug: str) -> tuple[DailyChallenge, bool]:
 
 
 #: The order games are prepared in: the ones the solver proves quickly first, so that a day
-#: prepared late opens them while the slow ones are still being solved.
-QUICK_FIRST = [
-    "grandfathers-clock",
-    "selective-castle",
-    "blondes-and-brunettes",
-    "gold-mine",
-    "grounds-for-divorce",
-]
-GAMES_IN_ORDER = [slug for slug in QUICK_FIRST if slug in VARIANTS] + [
-    slug for slug in VARIANTS if slug not in QUICK_FIRST
-]
+#: prepared late opens them while the slow ones are still being solved (each game's module
+#: says where it stands: its solver profile's ``daily_order``).
+GAMES_IN_ORDER = list(PREPARATION_ORDER)
 
 
 def days_from(first: dt.date, days: int) -> list[dt.date]:

@@ -72,7 +72,7 @@ def _pass(search: SearchPass) -> Pass:
 PROFILES: dict[str, SolverProfile] = {slug: type(v).solver for slug, v in VARIANTS.items()}
 
 #: The order a day's challenges are prepared in: the games the solver proves quickly first
-#: (each game's ``solver.daily_order``; games/daily/challenges.py's ``QUICK_FIRST`` is this).
+#: (each game's ``solver.daily_order``), as games/daily/challenges.py prepares them.
 PREPARATION_ORDER = tuple(sorted(PROFILES, key=lambda slug: PROFILES[slug].daily_order))
 
 #: Per game, the passes tried in turn (the last is always complete); each game's module says
