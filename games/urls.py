@@ -66,6 +66,11 @@ urlpatterns = [
         daily_views.NoSuchDayView.as_view(http_method_names=["get", "head", "options"]),
     ),
     path(
+        "leaderboards/<slug:variant>/week/",
+        daily_views.WeekLeaderboardView.as_view(),
+        name="leaderboard-week",
+    ),
+    path(
         "leaderboards/<slug:variant>/",
         daily_views.AlltimeLeaderboardView.as_view(),
         name="leaderboard-alltime",

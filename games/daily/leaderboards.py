@@ -13,6 +13,7 @@ from django.db.models import (
     ExpressionWrapper,
     F,
     FloatField,
+    Max,
     Min,
     Q,
     Window,
@@ -83,6 +84,13 @@ def daily_leaderboard(
     }
 
 
+def daily_leader(date: dt.date, variant: str) -> responses.LeaderboardEntry | None:
+    """The first of the day's ranking so far, or None: what the Leaderboards page shows of
+    today's live boards (the board's own first row, nothing more)."""
+    row = ranked_attempts(date, variant).values(*LEADERBOARD_FIELDS).first()
+    return _entry(1, row) if row else None
+
+
 def daily_ranking(date: dt.date, variant: str) -> list[tuple[int, responses.LeaderboardEntry]]:
     """The whole day's ranking as (player id, entry), best first: for the live boards."""
     rows = ranked_attempts(date, variant).values(*LEADERBOARD_FIELDS)
@@ -129,6 +137,57 @@ def alltime_leaderboard(
                 "played": row["played"],
                 "wins": row["wins"],
                 "win_rate": round(row["win_rate"], 4),
+                "best_time_seconds": seconds(row["best_time"]),
+            }
+            for row in players[start : start + size]
+        ],
+    }
+
+
+#: The days a week's board covers: today and the six before it.
+WEEK_DAYS = 7
+
+
+def week_leaderboard(variant: str, *, page: int = 1, size: int = 50) -> responses.WeekLeaderboard:
+    """The last seven days' board of one game: every player with a finished ranked attempt on
+    one of those days' challenges, from the first (no minimum of games, unlike the all-time
+    board), by wins, then the most cards home in one attempt (how close a player came when
+    nobody won), then the best winning time. Equal records share a rank."""
+    to = days.today()
+    since = to - dt.timedelta(days=WEEK_DAYS - 1)
+    won = Q(status=Game.Status.WON)
+    games = Game.objects.filter(daily__variant=variant, daily__date__gte=since, daily__date__lte=to)
+    players = (
+        on_the_boards(games)
+        .exclude(status=Game.Status.PLAYING)  # a result, as the all-time board counts them
+        .values("owner__username")
+        .annotate(
+            played=Count("pk"),
+            wins=Count("pk", filter=won),
+            most_home=Max("cards_home"),
+            best_time=Min("active_ms", filter=won),
+        )
+    )
+    standing = [F("wins").desc(), F("most_home").desc(), F("best_time").asc(nulls_last=True)]
+    players = players.annotate(rank=Window(Rank(), order_by=standing)).order_by(
+        *standing, "owner__username"
+    )
+    count = players.count()
+    start, pages = page_start(count, page, size)
+    return {
+        "variant": variant,
+        "since": since,
+        "to": to,
+        "count": count,
+        "page": page,
+        "pages": pages,
+        "results": [
+            {
+                "rank": row["rank"],
+                "user": row["owner__username"],
+                "played": row["played"],
+                "wins": row["wins"],
+                "best_cards_home": row["most_home"],
                 "best_time_seconds": seconds(row["best_time"]),
             }
             for row in players[start : start + size]

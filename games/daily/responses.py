@@ -41,6 +41,11 @@ class DailyChallenge(TypedDict):
         "How much search the solver needed to find a win (games/solver/difficulty.py); null "
         "when not proven winnable.",
     ]
+    leader: Annotated[
+        LeaderboardEntry | None,
+        "The first on the day's leaderboard so far (its first row, as anyone sees it); null "
+        "while nobody is on it.",
+    ]
     solution_available: Annotated[
         bool,
         "The day has closed and GET /api/daily/{date}/{game}/solution/ shows how the deal "
@@ -136,3 +141,22 @@ class AlltimeLeaderboard(TypedDict):
     page: int
     pages: int
     results: list[AlltimeEntry]
+
+
+class WeekEntry(TypedDict):
+    rank: int
+    user: str
+    played: int
+    wins: int
+    best_cards_home: Annotated[int, "The most cards home in one of these attempts."]
+    best_time_seconds: float | None
+
+
+class WeekLeaderboard(TypedDict):
+    variant: str
+    since: Annotated[IsoDate, "The first day counted (six days before today, UTC)."]
+    to: Annotated[IsoDate, "The last day counted: today (UTC)."]
+    count: int
+    page: int
+    pages: int
+    results: list[WeekEntry]

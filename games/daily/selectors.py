@@ -16,7 +16,7 @@ from games.core.history import (
 )
 from games.core.ranking import ranked_attempts
 from games.daily import responses
-from games.daily.leaderboards import daily_streaks
+from games.daily.leaderboards import daily_leader, daily_streaks
 from games.errors import GameError
 from games.models import DailyChallenge, Game
 from games.rules import VARIANTS, IllegalMove, State, get_variant
@@ -65,6 +65,8 @@ def daily_overview(date: dt.date, user: AbstractBaseUser | None) -> responses.Da
                 "proven_winnable": proven,
                 "difficulty": challenge.difficulty or None if challenge else None,
                 "solution_available": closed and proven,
+                # The board's first row, public as the board is: for the Leaderboards page.
+                "leader": daily_leader(date, slug) if challenge else None,
             }
         )
     return {

@@ -23,6 +23,7 @@ from games.daily.responses import (
     DailyLeaderboard,
     DailyOverview,
     DailySolution,
+    WeekLeaderboard,
 )
 from games.inputs import PageQuery, ReplayQuery, known_variant, valid
 from games.play.inputs import idempotency_key
@@ -152,3 +153,21 @@ class AlltimeLeaderboardView(APIView):
     def get(self, request: Request, variant: str) -> Response:
         page = valid(PageQuery, request.query_params)["page"]
         return Response(leaderboards.alltime_leaderboard(known_variant(variant), page=page))
+
+
+class WeekLeaderboardView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        summary="The last seven days' ranking of one game, from a player's first ranked game",
+        operation_id="leaderboards_week",
+        parameters=[PageQuery],
+        responses={
+            200: WeekLeaderboard,
+            400: ApiErrorBody,
+            404: ApiErrorBody,
+        },
+    )
+    def get(self, request: Request, variant: str) -> Response:
+        page = valid(PageQuery, request.query_params)["page"]
+        return Response(leaderboards.week_leaderboard(known_variant(variant), page=page))

@@ -506,6 +506,7 @@ def test_the_days_challenges_for_an_anonymous_visitor(clock: DailyClock) -> None
             "proven_winnable": False,
             "difficulty": None,
             "solution_available": False,
+            "leader": None,  # nobody on the board yet
         }
 
 

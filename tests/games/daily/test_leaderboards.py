@@ -437,6 +437,127 @@ def test_an_all_time_best_time_of_no_time_at_all_is_a_time(
     assert entry["best_time_seconds"] == 0.0
 
 
+# -- the week's board and today's leaders -------------------------------------------------
+
+
+def week(client: Any, slug: str, **params: Any) -> dict[str, Any]:
+    response = client.get(f"/api/leaderboards/{slug}/week/", params)
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def attempt(
+    name: str, days_ago: int, status: str, *, home: int, taken: int = 600, **more: Any
+) -> Any:
+    """A ranked Gold Mine attempt of ``name`` (made on first use) ``days_ago`` days before DAY."""
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.filter(username=name).first() or make_user(name)
+    return daily_game(
+        user,
+        DAY - dt.timedelta(days=days_ago),
+        "gold-mine",
+        status=status,
+        cards_home=home,
+        created_at=at(0),
+        last_move_at=at(taken),
+        active_ms=taken * 1000,
+        **more,
+    )
+
+
+def test_one_finished_ranked_game_puts_a_player_on_the_weeks_board(
+    clock: DailyClock, settings: Any
+) -> None:
+    """The all-time board waits for LEADERBOARD_MIN_GAMES finished games; the week's board
+    shows a player from the first."""
+    settings.LEADERBOARD_MIN_GAMES = 5
+    attempt("newcomer", 0, "lost", home=12, taken=95)
+
+    result = week(anonymous_client(), "gold-mine")
+    assert (result["since"], result["to"]) == (str(DAY - dt.timedelta(days=6)), str(DAY))
+    assert (result["count"], result["page"], result["pages"]) == (1, 1, 1)
+    assert result["results"] == [
+        {"rank": 1, "user": "newcomer", "played": 1, "wins": 0, "best_cards_home": 12,
+         "best_time_seconds": None},
+    ]  # fmt: skip
+    assert alltime(anonymous_client(), "gold-mine")["results"] == []
+    assert week(anonymous_client(), "gold-mine", page=1)["results"][0]["user"] == "newcomer"
+    for slug in SLUGS:
+        if slug != "gold-mine":
+            assert week(anonymous_client(), slug)["results"] == []
+
+
+def test_the_weeks_board_orders_by_wins_then_most_cards_home_then_best_time(
+    clock: DailyClock,
+) -> None:
+    """Made in the reverse of the expected order, so creation order explains nothing."""
+    attempt("hal", 2, "lost", home=30)  # as close as ben: they share a rank
+    attempt("ben", 1, "lost", home=30)
+    attempt("ben", 8, "won", home=52, taken=5)  # eight days ago: not this week
+    attempt("eli", 3, "resigned", home=40)  # nobody closer without a win
+    attempt("ann", 6, "lost", home=20)  # six days ago: still this week
+    attempt("ann", 0, "won", home=52, taken=300)
+    attempt("dee", 4, "won", home=52, taken=100)  # one win, as ann, but faster
+    attempt("cat", 1, "won", home=52, taken=500)
+    attempt("cat", 2, "won", home=52, taken=400)  # the most wins
+    # Off the board: in play (no result yet), ended with no move made, excluded by staff.
+    attempt("fay", 0, "playing", home=51)
+    attempt("gil", 1, "resigned", home=4, board_moves=0)
+    attempt("gus", 1, "won", home=52, taken=1, excluded=True)
+
+    result = week(anonymous_client(), "gold-mine")
+    assert [(e["rank"], e["user"], e["played"], e["wins"], e["best_cards_home"],
+             e["best_time_seconds"]) for e in result["results"]] == [
+        (1, "cat", 2, 2, 52, 400.0),
+        (2, "dee", 1, 1, 52, 100.0),
+        (3, "ann", 2, 1, 52, 300.0),
+        (4, "eli", 1, 0, 40, None),
+        (5, "ben", 1, 0, 30, None),
+        (5, "hal", 1, 0, 30, None),
+    ]  # fmt: skip
+    second_page = leaderboards.week_leaderboard("gold-mine", page=2, size=4)
+    assert [(e["rank"], e["user"]) for e in second_page["results"]] == [(5, "ben"), (5, "hal")]
+
+    clock.advance(3)  # the week moves on: dee's win and ann's loss, 4 and 6 days before, drop off
+    moved = week(anonymous_client(), "gold-mine")
+    assert [(e["user"], e["played"]) for e in moved["results"]] == [
+        ("cat", 2), ("ann", 1), ("eli", 1), ("ben", 1), ("hal", 1)
+    ]  # fmt: skip
+
+
+def test_the_weeks_boards_refusals() -> None:
+    assert_error(anonymous_client().get("/api/leaderboards/klondike/week/"), 404, "unknown_variant")
+    for page in ("0", "two", "1000001"):
+        response = anonymous_client().get("/api/leaderboards/gold-mine/week/", {"page": page})
+        assert_error(response, 400, "invalid")
+    assert_error(
+        anonymous_client().get("/api/leaderboards/gold-mine/week/", {"page": "2"}), 404, "not_found"
+    )
+
+
+def test_the_days_overview_names_each_boards_leader_and_nothing_hidden(clock: DailyClock) -> None:
+    """What the Leaderboards page shows of today's live boards: each board's first row, as
+    the board itself shows it, and no seed while the day is open."""
+    for slug in SLUGS:
+        staff_challenge(DAY, slug, seed=7)
+    attempt("slow", 0, "won", home=52, taken=900)
+    attempt("quick", 0, "playing", home=30, taken=20)
+    attempt("first", 0, "won", home=52, taken=200)
+
+    overview = anonymous_client().get("/api/daily/").json()
+    challenges = {c["variant"]: c for c in overview["challenges"]}
+    leader = challenges["gold-mine"]["leader"]
+    assert leader == board(anonymous_client(), "gold-mine")["results"][0]
+    assert set(leader) == ENTRY_KEYS
+    assert (leader["user"], leader["rank"], leader["time_seconds"]) == ("first", 1, 200.0)
+    assert challenges["gold-mine"]["attempts"] == 3
+    for slug, challenge in challenges.items():
+        assert challenge["seed"] is None
+        if slug != "gold-mine":
+            assert challenge["leader"] is None and challenge["attempts"] == 0
+
+
 @pytest.mark.parametrize("day", ["2026-02-30", "2031-13-01", "2030-00-10"])
 def test_a_day_the_calendar_has_not_is_refused_in_words_on_every_daily_path(day: str) -> None:
     """In the words of ?date= on /api/daily/, not a bare "Not found." for a path the API
