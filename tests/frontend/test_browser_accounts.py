@@ -362,6 +362,7 @@ def test_pages_opened_as_one_account_never_act_as_the_account_signed_in_since(
     expect(account_tab.locator("#email-form .form-status")).to_be_hidden()
     # The daily page's ranked start: refused, no attempt for other.
     start.click()
+    daily_tab.locator('.start-ask[data-variant="gold-mine"] .confirm-attempt').click()
     expect(daily_tab.locator("#daily-message")).to_have_text(refusal)
     assert daily_tab.url == site + "/daily/"
     assert set(django_user_model.objects.values_list("username", "email")) == {

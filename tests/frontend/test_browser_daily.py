@@ -48,6 +48,7 @@ def test_the_daily_leaderboard_shows_another_players_attempt_move_by_move_withou
     sign_in(player, site, "ada")
     player.goto(board_url)
     player.locator("#start-attempt").click()
+    player.locator("#confirm-attempt").click()  # it asks first: one try only
     player.wait_for_url(re.compile(r"/play/\d+/$"))
     board_ready(player)
     expect(player.locator("#badges .badge.ranked")).to_be_visible()

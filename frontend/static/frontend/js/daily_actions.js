@@ -29,6 +29,47 @@ async function startGame(path, button, report) {
   }
 }
 
+/**
+ * "Start ranked attempt" asks first, in place (as the lobby's Abandon does): one try only, the
+ * clock runs from the start, and it counts for the day's ranking. Cancel (or Escape) puts the
+ * button back and starts nothing; Start starts it. Cancel comes first, where the button was, so
+ * a double click on the button cannot start the attempt by itself.
+ */
+function askStart(button, path, report) {
+  const name = button.dataset.name;
+  const textId = `start-ask-text-${button.dataset.variant}`;
+  const cancel = el("button", { type: "button", class: "button cancel-attempt", id: button.id ? "cancel-attempt" : null }, "Cancel");
+  const sure = el("button", { type: "button", class: "button primary confirm-attempt", id: button.id ? "confirm-attempt" : null }, "Start");
+  const asking = el(
+    "div",
+    { class: "start-ask", role: "group", "aria-labelledby": textId, dataset: { variant: button.dataset.variant } },
+    el(
+      "p",
+      { id: textId, class: "start-ask-text" },
+      el("strong", {}, `Start your ranked attempt at ${name}?`),
+      " One try only: its clock starts now, there is no undo and no hint, and it counts for today's ranking.",
+    ),
+    el("div", { class: "start-ask-buttons" }, cancel, sure),
+  );
+  const back = () => {
+    asking.replaceWith(button);
+    button.focus();
+  };
+  button.replaceWith(asking);
+  cancel.addEventListener("click", back);
+  asking.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    event.preventDefault();
+    if (!sure.disabled) back();
+  });
+  sure.addEventListener("click", async () => {
+    cancel.disabled = true;
+    await startGame(path, sure, report); // on its way to the game, unless refused
+    cancel.disabled = false;
+  });
+  sure.focus();
+}
+
 /** Whether "Replay for fun" is allowed: once the attempt is over, or the day has closed. */
 export function canReplay(challenge, day) {
   if (!signedIn() || day.date > day.today) return false;
@@ -67,10 +108,10 @@ export function challengeActions(challenge, day, report, { ids = false } = {}) {
   } else if (challenge.can_attempt) {
     const button = el(
       "button",
-      { type: "button", class: "button primary start-attempt", id: id("start-attempt"), dataset: { variant: challenge.variant } },
+      { type: "button", class: "button primary start-attempt", id: id("start-attempt"), dataset: { variant: challenge.variant, name: challenge.name } },
       "Start ranked attempt",
     );
-    button.addEventListener("click", () => startGame(`${base}/attempt/`, button, report));
+    button.addEventListener("click", () => askStart(button, `${base}/attempt/`, report));
     actions.append(button);
   } else if (isGuest() && day.open) {
     const next = encodeURIComponent(window.location.pathname + window.location.search);

@@ -1,11 +1,19 @@
-// /leaderboards/: the all-time ranking of each game (?game=<slug>), one tab per game.
+// /leaderboards/: today's five daily challenges leading to their live boards (#today-list),
+// then one tab per game (?game=<slug>) with the week's board (from a player's first ranked
+// game) and the all-time ranking (from LEADERBOARD_MIN_GAMES finished ranked games).
 
 import { api } from "./api.js";
-import { duration, durationWords, el, errorText, percent, playerLink, plural, say } from "./ui.js";
+import { attemptResult, dayName, duration, durationWords, el, errorText, percent, playerLink, plural, say } from "./ui.js";
 
 const tabs = [...document.querySelectorAll("#game-tabs [role=tab]")];
 const panel = document.getElementById("leaderboard-panel");
 const table = document.getElementById("alltime-leaderboard");
+const weekTable = document.getElementById("week-leaderboard");
+const weekEmpty = document.getElementById("week-empty");
+const weekNote = document.getElementById("week-note");
+const weekMore = document.getElementById("week-more");
+const todayList = document.getElementById("today-list");
+const todayMessage = document.getElementById("today-message");
 const empty = document.getElementById("leaderboard-empty");
 const minGames = document.getElementById("min-games");
 const message = document.getElementById("leaderboard-message");
@@ -46,6 +54,81 @@ function row(entry) {
   );
 }
 
+function weekRow(entry) {
+  return el(
+    "tr",
+    { dataset: { user: entry.user } },
+    el("td", { class: "num" }, String(entry.rank)),
+    el("th", { scope: "row", class: "player" }, playerLink(entry.user)),
+    el("td", { class: "num" }, String(entry.wins)),
+    el("td", { class: "num" }, String(entry.played)),
+    el("td", { class: "num" }, String(entry.best_cards_home)),
+    el("td", { class: "num" }, el("span", { title: durationWords(entry.best_time_seconds) }, duration(entry.best_time_seconds))),
+  );
+}
+
+function showWeek(board) {
+  weekTable.dataset.variant = board.variant;
+  weekTable.tBodies[0].replaceChildren(...board.results.map(weekRow));
+  weekEmpty.hidden = board.results.length > 0;
+  weekNote.textContent = `Finished ranked attempts from ${dayName(board.since)} to today, from a player's first: most wins, then the most cards home in one attempt, then the fastest win.`;
+  weekMore.hidden = board.pages <= 1;
+  weekMore.textContent = `The first ${board.results.length} of ${plural(board.count, "player")} this week.`;
+}
+
+// -- today's live boards ------------------------------------------------------------------
+
+let decks = null; // slug → decks, for "30/52 cards home"
+const TODAY_REFRESH_MS = 60_000;
+
+/** What the leader of a board has so far, as the board itself shows it (nothing hidden). */
+function leaderLines(challenge) {
+  const leader = challenge.leader;
+  if (!challenge.ready) return [el("p", { class: "leader none" }, "Being prepared: open in a minute.")];
+  if (!leader) return [el("p", { class: "leader none" }, "Nobody on the board yet: be the first.")];
+  const total = 52 * (decks?.[challenge.variant] || 1);
+  return [
+    el("p", { class: "leader" }, el("span", { class: "leader-label" }, "Leader "), playerLink(leader.user)),
+    el("p", { class: "leader-result" }, attemptResult(leader, total)),
+    el(
+      "p",
+      { class: "leader-detail" },
+      `${plural(leader.moves, "move")} · `,
+      el("span", { title: durationWords(leader.time_seconds) }, duration(leader.time_seconds)),
+    ),
+  ];
+}
+
+function todayBoard(challenge, day) {
+  const href = `/daily/${day.date}/${challenge.variant}/`;
+  return el(
+    "li",
+    { class: "today-board card-panel", dataset: { variant: challenge.variant } },
+    el("h3", {}, el("a", { class: "board-link", href }, challenge.name)),
+    el("p", { class: "attempts" }, plural(challenge.attempts, "ranked attempt")),
+    ...leaderLines(challenge),
+  );
+}
+
+async function showToday() {
+  try {
+    const [day, variants] = await Promise.all([
+      api("GET", "/api/daily/"),
+      decks ? null : api("GET", "/api/variants/").catch(() => []),
+    ]);
+    if (variants) decks = Object.fromEntries(variants.map((v) => [v.slug, v.decks]));
+    todayList.dataset.date = day.date;
+    todayList.replaceChildren(...day.challenges.map((challenge) => todayBoard(challenge, day)));
+    say(todayMessage, "");
+  } catch (error) {
+    say(todayMessage, errorText(error), "error");
+  } finally {
+    todayList.removeAttribute("aria-busy");
+  }
+}
+
+// -- the tabs: the week's and the all-time boards of one game ---------------------------------
+
 function selectTab(variant) {
   for (const tab of tabs) {
     const selected = tab.dataset.variant === variant;
@@ -62,8 +145,12 @@ async function show(state) {
   panel.setAttribute("aria-busy", "true");
   say(message, "");
   try {
-    const board = await api("GET", `/api/leaderboards/${state.variant}/?page=${state.page}`);
+    const [board, week] = await Promise.all([
+      api("GET", `/api/leaderboards/${state.variant}/?page=${state.page}`),
+      api("GET", `/api/leaderboards/${state.variant}/week/`),
+    ]);
     if (mine !== ticket) return;
+    showWeek(week);
     table.dataset.variant = state.variant;
     table.tBodies[0].replaceChildren(...board.results.map(row));
     empty.hidden = board.results.length > 0;
@@ -108,3 +195,7 @@ next.addEventListener("click", () => go({ ...current, page: current.page + 1 }))
 window.addEventListener("popstate", () => show(fromUrl()));
 
 show(fromUrl());
+showToday();
+// The boards move while the page is open: asked again now and then, and on coming back to it.
+setInterval(() => document.hidden || showToday(), TODAY_REFRESH_MS);
+document.addEventListener("visibilitychange", () => document.hidden || showToday());

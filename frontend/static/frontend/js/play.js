@@ -751,11 +751,19 @@ const touched = () => game.counts.moves > 0 || game.counts.undos > 0;
 /** A new game of this game's kind: a new random deal, or (`again`) this game's deal again. From
  * a game in play with moves, only once the player says so (#new-game-dialog): it stays in their
  * games in progress. One where no move was made is abandoned (deleted: it counts nowhere), but
- * a ranked attempt, which the server would resign. */
+ * a ranked attempt, which the server would resign. A ranked attempt in play always asks, moves
+ * or not, and says it stays open (#new-game-ranked): resumed from its daily page until the day
+ * ends, its clock running meanwhile. */
 async function newGame(button, { again = false, confirmed = false } = {}) {
   if (whenSignedOut()) return;
-  if (game?.status === "playing" && touched() && !confirmed) {
+  const ranked = Boolean(game?.ranked && game.daily);
+  if (game?.status === "playing" && (touched() || ranked) && !confirmed) {
     newGameButton = button;
+    $("new-game-title").textContent = ranked ? "Leave your ranked attempt?" : "Start a new game?";
+    $("new-game-casual").hidden = ranked;
+    $("new-game-ranked").hidden = !ranked;
+    if (ranked) $("new-game-daily-link").href = `/daily/${game.daily}/${game.variant}/`;
+    $("confirm-new-game").textContent = ranked ? "New casual game" : "New game";
     $("new-game-dialog").showModal();
     return;
   }
