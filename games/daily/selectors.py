@@ -14,7 +14,7 @@ from games.core import days
 from games.core.history import (
     opening,
 )
-from games.core.ranking import ranked_attempts
+from games.core.ranking import on_the_boards, ranked_attempts
 from games.daily import responses
 from games.daily.leaderboards import daily_leader, daily_streaks
 from games.errors import GameError
@@ -28,8 +28,10 @@ def daily_overview(date: dt.date, user: AbstractBaseUser | None) -> responses.Da
     challenges = {
         c.variant: c for c in DailyChallenge.objects.filter(date=date).select_related("deal")
     }
+    # The attempts on the day's boards, as each board counts them (core.ranking.on_the_boards:
+    # not one staff excluded, nor one that ended with no move made).
     counts = dict(
-        Game.objects.filter(daily__date=date, ranked=True, excluded=False)
+        on_the_boards(Game.objects.filter(daily__date=date))
         .values_list("daily__variant")
         .annotate(n=Count("pk"))
     )

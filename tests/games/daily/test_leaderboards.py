@@ -544,6 +544,9 @@ def test_the_days_overview_names_each_boards_leader_and_nothing_hidden(clock: Da
     attempt("slow", 0, "won", home=52, taken=900)
     attempt("quick", 0, "playing", home=30, taken=20)
     attempt("first", 0, "won", home=52, taken=200)
+    # On no board, so counted on none: ended with no move made, or excluded by staff.
+    attempt("quitter", 0, "resigned", home=0, board_moves=0)
+    attempt("cheat", 0, "won", home=52, taken=1, excluded=True)
 
     overview = anonymous_client().get("/api/daily/").json()
     challenges = {c["variant"]: c for c in overview["challenges"]}
@@ -551,7 +554,9 @@ def test_the_days_overview_names_each_boards_leader_and_nothing_hidden(clock: Da
     assert leader == board(anonymous_client(), "gold-mine")["results"][0]
     assert set(leader) == ENTRY_KEYS
     assert (leader["user"], leader["rank"], leader["time_seconds"]) == ("first", 1, 200.0)
-    assert challenges["gold-mine"]["attempts"] == 3
+    assert (
+        challenges["gold-mine"]["attempts"] == 3 == board(anonymous_client(), "gold-mine")["count"]
+    )
     for slug, challenge in challenges.items():
         assert challenge["seed"] is None
         if slug != "gold-mine":
