@@ -26,6 +26,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+SMALL_PHONE = {"width": 360, "height": 740}
 
 
 def today_of(page: Page) -> str:
@@ -50,7 +51,9 @@ def ranked_games_of(django_user_model, name: str) -> list[tuple[str, str]]:
     return games
 
 
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280x800", "390x844"])
+@pytest.mark.parametrize(
+    "viewport", [DESKTOP, PHONE, SMALL_PHONE], ids=["1280x800", "390x844", "360x740"]
+)
 def test_the_leaderboards_page_leads_to_todays_live_boards_with_their_leaders(
     site, new_context, django_user_model, viewport
 ):
@@ -182,6 +185,7 @@ def test_the_daily_pages_challenge_cards_ask_first_too(site, new_context, django
     card = page.locator('#challenges .challenge[data-variant="selective-castle"]')
     card.locator(".start-attempt").click()
     expect(card.locator(".start-ask")).to_contain_text("Selective Castle")
+    screenshot(page, "daily-card-start-ask-1280x800")
     card.locator(".cancel-attempt").click()
     expect(card.locator(".start-attempt")).to_be_focused()
     assert ranked_games_of(django_user_model, "dot") == []
