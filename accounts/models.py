@@ -7,6 +7,8 @@ from django.contrib.sessions.base_session import AbstractBaseSession
 from django.db import models
 from django.utils import timezone
 
+from accounts.preferences import CHOICES
+
 
 class UserSession(AbstractBaseSession):
     """A browser session (Django's, stored as Django's database sessions store them) with the
@@ -44,3 +46,33 @@ class GuestProfile(models.Model):
 
     def __str__(self) -> str:
         return f"Guest {self.user_id}"
+
+
+def _choices(name: str) -> list[tuple[str, str]]:
+    return [(value, value) for value in CHOICES[name]]
+
+
+class PlayerSettings(models.Model):
+    """An account's settings of the play page (``accounts.preferences`` lists each one and its
+    choices): served with every page, so the table is drawn in the player's colours and layout
+    from the first paint, on any device the account signs in on. A row exists once the player
+    has saved a setting; until then the defaults hold (and a page adopts the settings the
+    browser kept locally, as a guest's). Guests keep theirs in the browser only."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        primary_key=True,
+        on_delete=models.CASCADE,
+        related_name="player_settings",
+    )
+    speed = models.CharField(max_length=8, choices=_choices("speed"), default="normal")
+    autoplay = models.CharField(max_length=8, choices=_choices("autoplay"), default="off")
+    sound = models.BooleanField(default=False)
+    card_back = models.CharField(max_length=8, choices=_choices("card_back"), default="blue")
+    table = models.CharField(max_length=8, choices=_choices("table"), default="green")
+    left_handed = models.BooleanField(default=False)
+    winnable_only = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Settings of {self.user_id}"

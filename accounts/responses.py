@@ -3,7 +3,7 @@ them (TypedDicts: the OpenAPI schema reads them, ``web.http.schema``)."""
 
 from __future__ import annotations
 
-from typing import Annotated, TypedDict
+from typing import Annotated, Literal, TypedDict
 
 
 class CsrfToken(TypedDict):
@@ -20,3 +20,18 @@ class Detail(TypedDict):
 
 class Token(TypedDict):
     token: Annotated[str, "Send as `Authorization: Token <key>`."]
+
+
+class PlayerSettings(TypedDict):
+    """An account's settings (``accounts.preferences``)."""
+
+    speed: Annotated[Literal["off", "fast", "normal", "slow"], "Card animation."]
+    autoplay: Annotated[
+        Literal["off", "safe", "all"], "Automatic play to the foundations: safe cards only, or all."
+    ]
+    sound: bool
+    card_back: Literal["blue", "red", "green", "black"]
+    table: Annotated[Literal["green", "blue", "red", "grey"], "The felt's colour."]
+    left_handed: Annotated[bool, "On a phone: the buttons and the stock on the left."]
+    winnable_only: Annotated[bool, "New random deals are ones the solver has proven winnable."]
+    saved: Annotated[bool, "Whether the account has saved any; false: these are the defaults."]

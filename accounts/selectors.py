@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
@@ -12,6 +12,8 @@ from django.utils.crypto import constant_time_compare
 from django.utils.http import urlsafe_base64_decode
 
 from accounts.authentication import token_owner
+from accounts.models import PlayerSettings
+from accounts.preferences import DEFAULTS, NAMES
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractUser
@@ -75,3 +77,13 @@ def still_signed_in(user_id: int, *, token_key: str | None, session_key: str | N
         return False
     hashes = [user.get_session_auth_hash(), *user.get_session_auth_fallback_hash()]
     return any(constant_time_compare(signed_hash, known) for known in hashes)
+
+
+def settings_of(user: AbstractUser) -> dict[str, Any]:
+    """The account's settings (``accounts.preferences``), the defaults for those never saved,
+    and ``saved``: whether the account has saved any (a page then adopts the ones its browser
+    kept locally, as a guest's, rather than show the defaults)."""
+    row = PlayerSettings.objects.filter(user_id=user.pk).first()
+    if row is None:
+        return {**DEFAULTS, "saved": False}
+    return {**{name: getattr(row, name) for name in NAMES}, "saved": True}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
 
+from accounts import preferences
 from accounts.selectors import MAX_RESET_TOKEN_LENGTH, MAX_RESET_UID_LENGTH
 from accounts.services import INVALID_CONFIRMATION_LINK_MESSAGE, INVALID_RESET_LINK_MESSAGE
 from accounts.usernames import NEW_USERNAME_VALIDATORS
@@ -161,3 +162,35 @@ class PasswordResetConfirmSerializer(KnownFieldsOnly):
     uid = _reset_link_part("From the emailed link.", MAX_RESET_UID_LENGTH)
     token = _reset_link_part("From the emailed link.", MAX_RESET_TOKEN_LENGTH)
     new_password = _password_field("Choose a new password.")
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """true or false, as JSON writes them: not DRF's "on", "yes", 1 or "true"."""
+
+    def to_internal_value(self, data: object) -> bool:
+        if isinstance(data, bool):
+            return data
+        self.fail("invalid", input=data)
+
+
+def _setting_field(name: str) -> serializers.Field:
+    allowed = preferences.CHOICES[name]
+    if allowed is bool:
+        return StrictBooleanField(required=False, error_messages={"invalid": "Send true or false."})
+    return serializers.ChoiceField(
+        choices=allowed,
+        required=False,
+        error_messages={"invalid_choice": preferences.refusal(name, None)},
+    )
+
+
+class SettingsChangeSerializer(KnownFieldsOnly):
+    """``PATCH /api/auth/settings/``: any of the settings, each one of its choices."""
+
+    speed = _setting_field("speed")
+    autoplay = _setting_field("autoplay")
+    sound = _setting_field("sound")
+    card_back = _setting_field("card_back")
+    table = _setting_field("table")
+    left_handed = _setting_field("left_handed")
+    winnable_only = _setting_field("winnable_only")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model, password_validation
@@ -27,10 +27,15 @@ from django.utils.http import urlsafe_base64_encode
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ValidationError
 
-from accounts import credentials
+from accounts import credentials, preferences
 from accounts.live import SignOut, schedule_sign_out, sign_in_tag_of
-from accounts.models import UserSession
-from accounts.selectors import email_is_taken, reset_link_user, username_is_taken
+from accounts.models import PlayerSettings, UserSession
+from accounts.selectors import (
+    email_is_taken,
+    reset_link_user,
+    settings_of,
+    username_is_taken,
+)
 from accounts.throttling import LoginGuard
 from web.errors import ServiceError
 
@@ -424,3 +429,36 @@ def sign_out_other_sessions(*, user: AbstractUser, current_session: str | None) 
             user.pk, SignOut(tokens=False, except_session=sign_in_tag_of(current_session))
         )
     return ended
+
+
+def save_settings(*, user: AbstractUser, changes: dict[str, Any]) -> dict[str, Any]:
+    """Save some of the account's settings (``accounts.preferences``: ``changes`` maps a
+    setting's name to its new value), the others kept, and answer them all as
+    ``settings_of`` does. Every name and value is checked before anything is written: a name
+    that is no setting is refused with ``unknown_field``, a value that is not one of its
+    setting's choices with ``invalid`` (each with ``fields``), and nothing changes. The first
+    save creates the account's row, from the defaults."""
+    unknown = [str(name) for name in changes if name not in preferences.NAMES]
+    if unknown:
+        names = ", ".join(f'"{name}"' for name in unknown)
+        takes = ", ".join(f'"{name}"' for name in preferences.NAMES)
+        raise ServiceError(
+            "unknown_field",
+            f"{names}: no such setting; the settings are {takes}. Nothing was changed.",
+            fields={name: ["No such setting."] for name in unknown},
+        )
+    refused = {
+        name: [why] for name, value in changes.items() if (why := preferences.refusal(name, value))
+    }
+    if refused:
+        raise ServiceError(
+            "invalid",
+            "A setting's value is not one of its choices. Nothing was changed.",
+            fields=refused,
+        )
+    with transaction.atomic():
+        row, _ = PlayerSettings.objects.select_for_update().get_or_create(user_id=user.pk)
+        for name, value in changes.items():
+            setattr(row, name, value)
+        row.save()
+    return settings_of(user)

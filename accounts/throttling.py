@@ -115,6 +115,35 @@ class EmailChangeThrottle(ScopedRateThrottle):
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
 
 
+class SettingsChangeThrottle(ScopedRateThrottle):
+    """Saves of the account's settings (``PATCH /api/auth/settings/``), per account: each
+    choice in the dialog is one, so the limit is a person's clicking, far above, and a script's
+    loop below. Reading them is not counted."""
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        if request.method != "PATCH":
+            return True
+        return super().allow_request(request, view)
+
+    def get_rate(self) -> str | None:
+        # Read on each use (DRF reads its rates once, at import): a changed setting counts.
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+
+class TooManySettingsChanges(Throttled):
+    """429 ``throttled`` for ``SettingsChangeThrottle``: when to try again, in seconds."""
+
+    def __init__(self, wait: float | None) -> None:
+        message = "Too many changes of settings in a short time."
+        if wait is None:
+            super().__init__(detail=message)
+            return
+        seconds = max(1, math.ceil(wait))
+        unit = "second" if seconds == 1 else "seconds"
+        super().__init__(wait=None, detail=f"{message} Try again in {seconds} {unit}.")
+        self.wait = seconds
+
+
 class AddressThrottled(Throttled):
     """429 for a ``ClientAddressThrottle``: ``message``, then when to retry as people read it
     ("Try again in 59 minutes", as ``LoginThrottled`` says it), not DRF's count of seconds."""

@@ -13,6 +13,7 @@ urlpatterns = [
     path("logout/", views.LogoutView.as_view(), name="logout"),
     path("logout/others/", views.LogoutOthersView.as_view(), name="logout-others"),
     path("me/", views.MeView.as_view(), name="me"),
+    path("settings/", views.SettingsView.as_view(), name="settings"),
     path("password/", views.PasswordChangeView.as_view(), name="password"),
     path("password/reset/", views.PasswordResetView.as_view(), name="password-reset"),
     path(

@@ -39,7 +39,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import guests, services
-from accounts.responses import CsrfToken, Detail, SessionsEnded, Token
+from accounts.responses import CsrfToken, Detail, PlayerSettings, SessionsEnded, Token
+from accounts.selectors import settings_of
 from accounts.serializers import (
     AccountDeleteSerializer,
     EmailChangeSerializer,
@@ -49,15 +50,18 @@ from accounts.serializers import (
     PasswordResetConfirmSerializer,
     PasswordResetSerializer,
     RegisterSerializer,
+    SettingsChangeSerializer,
     SignUpAnswerSerializer,
     UserSerializer,
 )
 from accounts.throttling import (
     ClientAddressThrottle,
     EmailChangeThrottle,
+    SettingsChangeThrottle,
     SignUpQuota,
     TooManyEmailChanges,
     TooManyResetRequests,
+    TooManySettingsChanges,
     client_ip,
 )
 from web.http.errors import ApiErrorBody
@@ -74,6 +78,7 @@ def _error(description: str) -> OpenApiResponse:
 
 INVALID = _error('"invalid": the body failed validation; `fields` holds messages per field.')
 NOT_SIGNED_IN = _error('"not_authenticated" or "authentication_failed" (a bad token).')
+ACCOUNT_REQUIRED = _error('"account_required": a guest keeps its settings in its browser.')
 SIGN_IN_ERRORS = {
     400: _error('"invalid_credentials" (wrong username or password) or "invalid".'),
     429: _error('"throttled": too many failed sign-ins; see the Retry-After header.'),
@@ -433,3 +438,48 @@ class TokenView(APIView):
     def delete(self, request: Request) -> Response:
         services.revoke_token(user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class SettingsView(APIView):
+    """The account's settings of the play page (``accounts.preferences``), which every page
+    is also served with (``frontend.context_processors.player_settings``). A guest keeps its
+    settings in its browser: 403 ``account_required`` here."""
+
+    permission_classes = [guests.AccountRequired]
+    throttle_classes = [SettingsChangeThrottle]  # PATCH only
+    throttle_scope = "settings_change"
+
+    def throttled(self, request: Request, wait: float | None) -> None:
+        raise TooManySettingsChanges(wait)
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Your settings (animation, automatic play, sounds, colours, layout, deals)",
+        responses={200: PlayerSettings, 401: NOT_SIGNED_IN, 403: ACCOUNT_REQUIRED},
+    )
+    def get(self, request: Request) -> Response:
+        answer: PlayerSettings = settings_of(request.user)
+        return Response(answer)
+
+    @extend_schema(
+        tags=TAGS,
+        summary="Change some of your settings (the others stay as they are)",
+        request=SettingsChangeSerializer,
+        responses={
+            200: PlayerSettings,
+            400: _error(
+                '"unknown_field" (no such setting) or "invalid" (a value not one of its '
+                "setting's choices; `fields` says which): nothing was changed."
+            ),
+            401: NOT_SIGNED_IN,
+            403: ACCOUNT_REQUIRED,
+            429: _error('"throttled": too many changes in a minute; see Retry-After.'),
+        },
+    )
+    def patch(self, request: Request) -> Response:
+        serializer = SettingsChangeSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        answer: PlayerSettings = services.save_settings(
+            user=request.user, changes=dict(serializer.validated_data)
+        )
+        return Response(answer)

@@ -179,6 +179,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "frontend.context_processors.cards",
                 "frontend.context_processors.guest",
+                "frontend.context_processors.player_settings",
             ],
         },
     },
@@ -297,6 +298,8 @@ RULE_DOCUMENTS_DIR = BASE_DIR / "seeds"
 # up together behind one address, not for a script filling the site with accounts. 0: no limit.
 SIGN_UPS_PER_ADDRESS_PER_HOUR = env_number("SIGN_UPS_PER_ADDRESS_PER_HOUR", 30)
 EMAIL_CHANGES_PER_HOUR = env_number("EMAIL_CHANGES_PER_HOUR", 10)
+# Saves of an account's settings in a minute (each choice in the dialog is one); 0: no limit.
+SETTINGS_CHANGES_PER_MINUTE = env_number("SETTINGS_CHANGES_PER_MINUTE", 60)
 # Guests (accounts.guests): a visitor's first game makes a player for the browser's session.
 # Guests made from one client address in an hour (a NAT's crowd of visitors, not a script
 # filling the database with players); 0: no limit. A guest untouched (no game started or
@@ -331,6 +334,9 @@ REST_FRAMEWORK = {
             f"{SIGN_UPS_PER_ADDRESS_PER_HOUR}/hour" if SIGN_UPS_PER_ADDRESS_PER_HOUR else None
         ),
         "email_change": f"{EMAIL_CHANGES_PER_HOUR}/hour" if EMAIL_CHANGES_PER_HOUR else None,
+        "settings_change": (
+            f"{SETTINGS_CHANGES_PER_MINUTE}/min" if SETTINGS_CHANGES_PER_MINUTE else None
+        ),
         "guest": f"{GUESTS_PER_ADDRESS_PER_HOUR}/hour" if GUESTS_PER_ADDRESS_PER_HOUR else None,
         "hint": f"{HINTS_PER_MINUTE}/min" if HINTS_PER_MINUTE else None,
         "game_create": f"{GAMES_CREATED_PER_MINUTE}/min" if GAMES_CREATED_PER_MINUTE else None,

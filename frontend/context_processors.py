@@ -9,6 +9,7 @@ from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
 from accounts.guests import is_guest
+from accounts.selectors import settings_of
 from games.rules.cards import card_words
 
 
@@ -28,3 +29,14 @@ def guest(request: HttpRequest) -> dict[str, Any]:
     a page that asks (the header does): a guest is offered to sign up or in, and told what is
     for accounts."""
     return {"guest": SimpleLazyObject(lambda: is_guest(getattr(request, "user", None)))}
+
+
+def player_settings(request: HttpRequest) -> dict[str, Any]:
+    """``player_settings``: a signed-in account's settings (``accounts.selectors.settings_of``),
+    which base.html writes on <html> (the colours and the layout, drawn so from the first
+    paint on any device) and into the page for settings.js; None for a guest or a visitor,
+    whose settings the browser keeps (prefs.js applies them)."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated or is_guest(user):
+        return {"player_settings": None}
+    return {"player_settings": settings_of(user)}

@@ -58,7 +58,7 @@ def test_settings_are_kept_across_a_reload_and_applied_before_the_first_paint(
     expect(page.locator("#setting-autoplay-off")).to_be_checked()
     expect(page.locator("#setting-sound-off")).to_be_checked()  # off by default
     choose(page, "table", "blue")
-    choose(page, "back", "red")
+    choose(page, "card_back", "red")
     choose(page, "speed", "slow")
     choose(page, "autoplay", "safe")
     assert felt(page) != green  # applied at once
@@ -72,7 +72,7 @@ def test_settings_are_kept_across_a_reload_and_applied_before_the_first_paint(
     page.locator("#settings").click()
     for name, value in [
         ("table", "blue"),
-        ("back", "red"),
+        ("card_back", "red"),
         ("speed", "slow"),
         ("autoplay", "safe"),
     ]:

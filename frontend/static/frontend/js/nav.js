@@ -3,6 +3,8 @@
 
 import { api, pageAccount } from "./api.js";
 import { headerSignedOut } from "./ui.js";
+// The player's settings on every page: an account that has saved none takes this browser's.
+import "./settings.js";
 
 const menu = document.querySelector(".site-nav details");
 document.addEventListener("click", (event) => { if (menu && !menu.contains(event.target)) menu.open = false; });

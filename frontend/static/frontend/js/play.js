@@ -7,7 +7,7 @@ import { SUITS, cardElement, rankName } from "./cards.js";
 import { attachInput } from "./input.js";
 import { cardsWords, moveSummary, undoSummary } from "./narration.js";
 import { animateRedraw, dealIn, motionMs, nudge } from "./motion.js";
-import { CHOICES, saveSettings, settings } from "./settings.js";
+import { CHOICES, choiceOf, onSaveFailed, onSettings, saveSettings, savedToAccount, settings, valueOf } from "./settings.js";
 import { playSound } from "./sound.js";
 import { keepFocus } from "./roving.js";
 import { newDealBody, setWinnableOnly, winnableOnly } from "./winnable.js";
@@ -907,8 +907,9 @@ const SETTING_LABELS = {
   speed: "Card animation",
   autoplay: "Automatic play to the foundations",
   sound: "Sounds",
-  back: "Card backs",
+  card_back: "Card backs",
   table: "Table colour",
+  left_handed: "Phone layout",
 };
 
 function fillSettings() {
@@ -927,14 +928,23 @@ function fillSettings() {
       input.name = name;
       input.value = value;
       input.id = `setting-${name}-${value}`;
-      input.checked = current[name] === value;
+      input.checked = choiceOf(name, current[name]) === value;
       label.append(input, ` ${text}`);
       set.append(label);
     }
     return set;
   });
   $("settings-fields").replaceChildren(...fields);
+  $("settings-where").textContent = savedToAccount()
+    ? "Saved to your account: they follow you to any device you sign in on."
+    : "Kept in this browser.";
 }
+
+// A choice the account could not save (signed out since, the server out of reach): it holds
+// in this page, and the dialog says so.
+onSaveFailed((error) => {
+  $("settings-where").textContent = `Not saved to your account: ${error.message}`;
+});
 
 /** "Winnable deals only" (winnable.js), shown on "New game" and "New deal" while it is on. */
 function showWinnableOnly() {
@@ -950,9 +960,7 @@ $("setting-winnable").addEventListener("change", (event) => {
   setWinnableOnly(event.target.checked);
   showWinnableOnly();
 });
-window.addEventListener("storage", (event) => {
-  if (event.key?.startsWith("patience:winnable-only:")) showWinnableOnly();
-});
+onSettings(showWinnableOnly); // changed in another tab too
 showWinnableOnly();
 
 // "⚙ Settings" below the board; on a phone, where that line is not shown, the ⚙ by the counts.
@@ -965,7 +973,7 @@ for (const button of document.querySelectorAll(".open-settings")) {
 $("settings-form").addEventListener("change", (event) => {
   const input = event.target;
   if (input.type !== "radio") return;
-  saveSettings({ [input.name]: input.value });
+  saveSettings({ [input.name]: valueOf(input.name, input.value) });
   if (input.name === "sound" && input.value === "on") playSound("move"); // heard at once
   if (input.name === "autoplay") autoPlaySoon();
 });

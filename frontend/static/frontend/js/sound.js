@@ -7,7 +7,7 @@ import { settings } from "./settings.js";
 let context = null;
 
 function audio() {
-  if (settings().sound !== "on") return null;
+  if (!settings().sound) return null;
   const Context = window.AudioContext || window.webkitAudioContext;
   if (!Context) return null;
   context ??= new Context();
