@@ -179,6 +179,7 @@ def test_a_page_carries_the_accounts_settings_on_html(signed_in: Client, ada: Us
     assert 'data-back="red"' in first
     assert 'data-hand="left"' in first
     assert '<script id="player-settings" type="application/json">' in html
+    assert "{#" not in html  # the template's comments stay out of the page
 
 
 def test_an_account_that_saved_nothing_is_marked_so_its_page_adopts_the_browsers(

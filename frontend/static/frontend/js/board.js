@@ -268,12 +268,31 @@ function narrowPlaces(narrow) {
     const free = Math.max(0, narrow.units - used);
     let x = row.justify === "center" ? free / 2 : 0;
     const between = row.justify === "space-between" && widths.length > 1 ? free / (widths.length - 1) : 0;
+    const inRow = [];
     row.slots.forEach((slot, i) => {
-      if (slot.pile) places.set(slot.pile, { row: r + 1, x, span: slot.span ?? 1 });
+      if (slot.pile) inRow.push([slot.pile, { row: r + 1, x, span: slot.span ?? 1, width: widths[i] }]);
       x += widths[i] + 0.1 + between;
     });
+    // The left-handed layout (site.css, data-hand="left") mirrors a row whose stock or waste
+    // lies right of the middle, so they come to the left edge: each pile's mirrored left edge.
+    const mirror = inRow.some(([id, at]) => HAND_PILES.has(kindOf(id)) && at.x + at.width / 2 > narrow.units / 2);
+    for (const [id, at] of inRow) {
+      if (mirror) at.xLeft = narrow.units - at.x - at.width;
+      places.set(id, at);
+    }
   });
   return places;
+}
+
+// The piles a thumb reaches for most: on the left in the left-handed layout.
+const HAND_PILES = new Set(["stock", "waste"]);
+
+/** Whether the row of the wide table `row` has its stock or waste right of the middle (the
+ * left-handed layout mirrors it on a phone-width board, site.css). */
+function stockOnTheRight(row) {
+  const piles = row.slots.filter((slot) => slot.pile);
+  const at = piles.findIndex((slot) => HAND_PILES.has(kindOf(slot.pile)));
+  return at >= 0 && at >= piles.length / 2 && piles.length > 1;
 }
 
 const layouts = new WeakMap(); // a drawn .tabletop → its table ({units, tall, narrow})
@@ -297,6 +316,7 @@ function buildTable(slug, variant, layout, ids, draw) {
         node.style.setProperty("--ny", at.row);
         node.style.setProperty("--nx", at.x.toFixed(3));
         node.style.setProperty("--nspan", at.span);
+        if (at.xLeft !== undefined) node.style.setProperty("--nx-left", at.xLeft.toFixed(3));
       }
       return node;
     };
@@ -315,6 +335,7 @@ function buildTable(slug, variant, layout, ids, draw) {
       continue;
     }
     const line = div(row.tableau ? "row tableau-row" : "row");
+    if (stockOnTheRight(row)) line.classList.add("stock-right");
     if (row.justify) line.style.justifyContent = row.justify;
     for (const slot of row.slots) {
       if (slot.gap) {
