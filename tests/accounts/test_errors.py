@@ -153,6 +153,8 @@ def test_schema_documents_the_accounts_endpoints() -> None:
         ("/api/auth/email/confirm/", "post"),
         ("/api/auth/token/", "post"),
         ("/api/auth/token/", "delete"),
+        ("/api/auth/settings/", "get"),
+        ("/api/auth/settings/", "patch"),
     }
     login_op = schema["paths"]["/api/auth/login/"]["post"]
     assert login_op["requestBody"]["content"]["application/json"]["schema"] == {
