@@ -197,7 +197,12 @@ def test_a_replay_slides_each_step(site, new_context, django_user_model):
     expect(page.locator("#step")).to_contain_text("Step 0 of 2")
     page.locator("#last").click()
     expect(page.locator("#step")).to_contain_text("Step 2 of 2")
-    assert any(entry["card"] == line.top(move["from"]) for entry in card_moves(page))
+    # The step's number shows at once; its board (and its slide) once its state has come.
+    page.wait_for_function(
+        "(card) => (window.__moved || [])"
+        ".some((e) => e.card === card && e.className.split(' ').includes('card'))",
+        arg=line.top(move["from"]),
+    )
 
 
 def test_a_second_move_during_the_animation_is_taken(site, new_context, django_user_model):
