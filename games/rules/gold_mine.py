@@ -59,12 +59,22 @@ class GoldMine(Variant):
     deal_count = 3
 
     solver = SolverProfile(
-        # Three passes, each winning deals the others miss (issue 37; bench/README.md "Search
+        # Five passes, each winning deals the others miss (issue 37; bench/README.md "Search
         # order"): one that keeps the waste short; the same charging 15 a move, which finds
         # the short lines the first loses among tableau shuffles (deals 0-99 within 1,000,000
         # positions: 86 won alone, 12 of the 15 the two older passes left within 2,000,000);
-        # then the older pass, which wins a few quickly that both miss.
+        # then three short ones, each winning quickly a few deals all the others miss (deals
+        # 0-199: 11 and 125 the first, 21, 51 and 102 the second, 13 and 47 the older pass).
         passes=(
+            SearchPass(dict(link=2, runs=2, buried=3, empty=10, waste=40), share=0.35),
+            SearchPass(dict(link=2, runs=2, buried=3, empty=10, waste=40), move_cost=15, share=0.6),
+            SearchPass(dict(link=2, runs=2, buried=3, empty=10, waste=100), share=0.4),
+            SearchPass(dict(link=2, runs=2, buried=3, empty=30, waste=40), move_cost=5, share=0.5),
+            SearchPass(dict(link=2, runs=2, buried=3, empty=10, waste=2)),
+        ),
+        # A hint's 250,000 positions split five ways leave the last passes too few: it
+        # searches the first two and the older pass.
+        hint_passes=(
             SearchPass(dict(link=2, runs=2, buried=3, empty=10, waste=40), share=0.35),
             SearchPass(dict(link=2, runs=2, buried=3, empty=10, waste=40), move_cost=15, share=0.6),
             SearchPass(dict(link=2, runs=2, buried=3, empty=10, waste=2)),

@@ -38,6 +38,9 @@ class SolverProfile:
     difficulty: tuple[int, int, int]
     #: Where the game comes in a day's preparation (lower first: quickly proven games first).
     daily_order: int
+    #: The passes a look-ahead hint searches, when not ``passes`` (empty): a hint's small budget
+    #: split many ways leaves its last passes too few positions.
+    hint_passes: tuple[SearchPass, ...] = ()
     #: Its tableau piles are interchangeable while the stock still has cards (they always are
     #: once it is out).
     tableau_always_interchangeable: bool = True

@@ -53,6 +53,7 @@ from games.rules import rule_of_thumb as heuristic
 from games.rules.cards import CODE, new_deck, parse_card
 
 from .search import LOST, WON, Answer, Budget, solve
+from .tactics import HINT_SETTINGS
 
 SOLVER, HEURISTIC = "solver", "heuristic"
 WIN, BEST = "win", "best"
@@ -135,7 +136,13 @@ def hint_from_view(
     back = _SeenViews(variant, seen)
     if not _hidden_places(view):
         state = variant.state_from_json({**view, "seed": None})
-        answer = solve(variant, state, Budget(positions=positions, seconds=seconds), best=True)
+        answer = solve(
+            variant,
+            state,
+            Budget(positions=positions, seconds=seconds),
+            passes=HINT_SETTINGS[variant.slug],
+            best=True,
+        )
         if answer.outcome == LOST:
             return LookaheadHint(None, LOST_MESSAGE, SOLVER, lost=True, ahead=WIN)
         first = answer.moves[0] if answer.outcome == WON and answer.moves else None
@@ -159,7 +166,7 @@ def hint_from_view(
         if left <= 0:
             break
         budget = Budget(positions=max(1, positions // len(deals)), seconds=min(share, left))
-        answer = solve(variant, deal, budget, best=True)
+        answer = solve(variant, deal, budget, passes=HINT_SETTINGS[variant.slug], best=True)
         lost += answer.outcome == LOST
         if answer.outcome == WON and answer.moves:
             firsts.append(answer.moves[0])
@@ -247,7 +254,13 @@ def _lost_from_view(variant: Variant, deal: State, positions: int, deadline: flo
     left = deadline - time.perf_counter()
     if left <= 0:
         return False
-    answer = solve(variant, deal, Budget(positions=positions, seconds=left), view_only=True)
+    answer = solve(
+        variant,
+        deal,
+        Budget(positions=positions, seconds=left),
+        passes=HINT_SETTINGS[variant.slug],
+        view_only=True,
+    )
     return answer.outcome == LOST
 
 

@@ -82,6 +82,14 @@ SETTINGS: dict[str, tuple[Pass, ...]] = {
 }
 
 
+#: Per game, the passes a look-ahead hint searches (``games.solver.lookahead``): the game's
+#: ``hint_passes`` where it has them, else its passes.
+HINT_SETTINGS: dict[str, tuple[Pass, ...]] = {
+    slug: tuple(_pass(search) for search in profile.hint_passes) or SETTINGS[slug]
+    for slug, profile in PROFILES.items()
+}
+
+
 def _games(fact: str) -> frozenset[str]:
     return frozenset(slug for slug, profile in PROFILES.items() if getattr(profile, fact))
 

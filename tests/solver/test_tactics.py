@@ -304,3 +304,17 @@ def test_a_search_counts_fewer_positions_and_meets_the_same_ones_for_the_identic
     assert every.run(state) == (won, line) and won == "won"
     assert len(every.seen) == len(pruned.seen)
     assert pruned.positions < every.positions
+
+
+def test_a_look_ahead_hint_searches_the_games_hint_passes_where_it_has_them():
+    """Gold Mine proves deals with five passes, but a hint's small budget split five ways
+    leaves the last ones too few positions: its hint searches three. Every other game's hint
+    searches the game's own passes."""
+    from games.solver.tactics import HINT_SETTINGS, SETTINGS
+
+    for slug in VARIANTS:
+        if slug == "gold-mine":
+            assert len(HINT_SETTINGS[slug]) == 3 < len(SETTINGS[slug]) == 5
+            assert HINT_SETTINGS[slug][:2] == SETTINGS[slug][:2]
+        else:
+            assert HINT_SETTINGS[slug] == SETTINGS[slug]
