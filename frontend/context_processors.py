@@ -35,8 +35,14 @@ def player_settings(request: HttpRequest) -> dict[str, Any]:
     """``player_settings``: a signed-in account's settings (``accounts.selectors.settings_of``),
     which base.html writes on <html> (the colours and the layout, drawn so from the first
     paint on any device) and into the page for settings.js; None for a guest or a visitor,
-    whose settings the browser keeps (prefs.js applies them)."""
-    user = getattr(request, "user", None)
-    if user is None or not user.is_authenticated or is_guest(user):
-        return {"player_settings": None}
-    return {"player_settings": settings_of(user)}
+    whose settings the browser keeps (prefs.js applies them). Read only by a page that asks, and
+    once (a callable: the template calls it): the admin's pages do not."""
+
+    @cache
+    def lookup() -> dict[str, Any] | None:
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated or is_guest(user):
+            return None
+        return settings_of(user)
+
+    return {"player_settings": lookup}
