@@ -38,6 +38,19 @@ class GrandfathersClock(Variant):
             Clock(numbered("foundation", 12), beside_units=15.6, beside_tall=7.3, frame_tall=8.8),
             Row(slots(numbered("tableau", PILES)), tableau=True),
         ),
+        # A phone held upright: the clock flattened to a band across the whole width (seven
+        # columns, 9 and 3 at its ends, two rows between them: 3.4 card widths of height),
+        # the eight piles below it in two rows of four, down the screen's height. Cards
+        # 44.5 px wide at 360 px, where one row of eight piles would make them 38.8.
+        narrow=Table(
+            units=7.6,
+            tall=9.4,
+            rows=(
+                Clock(numbered("foundation", 12), beside_units=0, beside_tall=0, frame_tall=3.4),
+                Row(slots(numbered("tableau", PILES)[:4]), tableau=True, justify="center"),
+                Row(slots(numbered("tableau", PILES)[4:]), tableau=True, justify="center"),
+            ),
+        ),
     )
     routes = frozenset({("tableau", "tableau"), ("tableau", "foundation")})
     tableau = Build(-1, ANY_SUIT, wrap=True)

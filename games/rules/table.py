@@ -55,7 +55,9 @@ class Row:
 class Clock:
     """Foundations round a dial. On a wide board the clock stands beside the tableau, the
     table ``beside_units`` wide and ``beside_tall`` tall; on a narrow one it is a compact frame
-    above the tableau, the table ``frame_tall`` tall (site.css picks)."""
+    above the tableau, the table ``frame_tall`` tall (site.css picks). In a table's ``narrow``
+    arrangement it is a band across the table's width, ``frame_tall`` its own height (the
+    ``beside`` sizes unused there)."""
 
     piles: tuple[str, ...]  # foundations clockwise from 12 o'clock
     beside_units: float

@@ -18,7 +18,8 @@ const range = (n, make) => Array.from({ length: n }, (_, i) => make(i));
  * o'clock first. `units` is the table's width in card widths (columns × 1.1 − 0.1, the gap
  * being 0.1 card), `tall` its height to keep in view (cards shrink to fit a short window). A
  * table with a clock puts it beside the tableau on a wide board and above it on a narrow one,
- * where a phone-width board (under 560 px) draws it as a compact frame rather than an ellipse
+ * where a phone-width board (under 560 px) draws it as a compact frame rather than an ellipse,
+ * or as a band across the board's width when it takes its narrow arrangement (BAND)
  * (site.css). Each pile of the variant carries its names, its label (a clock's hour), when a
  * foundation is complete and what the opening deal puts on it. A table may have a `narrow`
  * arrangement of the same piles ({units, tall, rows}: a wide tableau in two rows, say) for a
@@ -42,6 +43,20 @@ const RING = {
   dy: 1.55,
   mark: 0.24,
   side: 0.36,
+};
+
+// The band of a phone held upright (a clock table's narrow arrangement, site.css): the clock
+// flattened to use the board's whole width and little of its height, seven columns 1.1 card
+// widths apart, 9 and 3 at its ends halfway down, 10 to 2 in a row between them above and 8 to
+// 4 below, 0.04 card apart (12 and 6 in the middle column). Each numeral lies on the felt just
+// outside its card (the top row's and 9's and 3's above, the bottom row's below), `mark` card
+// widths from its edge to its middle; the count of complete foundations below 9.
+const BAND = {
+  // [column, row: 0 the top row, 1 the ends, 2 the bottom row] of each hour, 12 o'clock first.
+  cells: [[3, 0], [4, 0], [5, 0], [6, 1], [5, 2], [4, 2], [3, 2], [2, 2], [1, 2], [0, 1], [1, 0], [2, 0]],
+  dx: 1.1,
+  tops: [-1.42, -0.7, 0.02],
+  mark: 0.15,
 };
 
 const kindOf = (id) => id.split(":")[0];
@@ -200,8 +215,9 @@ function drawPile(slot, pile, state, variant, reveal) {
   return node;
 }
 
-/** Where hour `i` lies, in card widths from the clock's middle, on the ellipse ([x, y]) and in
- * the compact frame ([ringX, ringY]): its pile's top left corner, and its numeral's middle. */
+/** Where hour `i` lies, in card widths from the clock's middle, on the ellipse ([x, y]), in
+ * the compact frame ([ringX, ringY]) and in a phone's band ([bandX, bandY]): its pile's top
+ * left corner, and its numeral's middle. */
 function clockPlace(i) {
   const angle = (i / 12) * 2 * Math.PI;
   const [sin, cos] = [Math.sin(angle), Math.cos(angle)];
@@ -210,15 +226,18 @@ function clockPlace(i) {
   // The numeral: above the top row, below the bottom row, left of 9 and right of 3.
   let mark = [x + 0.5, row === 0 ? y - RING.mark : y + 1.4 + RING.mark];
   if (row === 1) mark = [col === 0 ? x - RING.side : x + 1 + RING.side, 0];
+  const [bandCol, bandRow] = BAND.cells[i];
+  const [bx, by] = [(bandCol - 3) * BAND.dx - 0.5, BAND.tops[bandRow]];
   return {
-    pile: [CLOCK.rx * sin - 0.5, -CLOCK.ry * cos - 0.7, x, y],
-    mark: [CLOCK.inner * sin, -CLOCK.inner * cos, ...mark],
+    pile: [CLOCK.rx * sin - 0.5, -CLOCK.ry * cos - 0.7, x, y, bx, by],
+    mark: [CLOCK.inner * sin, -CLOCK.inner * cos, ...mark, bx + 0.5, bandRow === 2 ? by + 1.4 + BAND.mark : by - BAND.mark],
   };
 }
 
-/** Hands a clock's pile or numeral its places (site.css picks the ellipse's or the frame's). */
-function place(node, [x, y, ringX, ringY]) {
-  const values = { "--x": x, "--y": y, "--ring-x": ringX, "--ring-y": ringY };
+/** Hands a clock's pile or numeral its places (site.css picks the ellipse's, the frame's or
+ * the band's). */
+function place(node, [x, y, ringX, ringY, bandX, bandY]) {
+  const values = { "--x": x, "--y": y, "--ring-x": ringX, "--ring-y": ringY, "--band-x": bandX, "--band-y": bandY };
   for (const [name, value] of Object.entries(values)) node.style.setProperty(name, value.toFixed(3));
 }
 
@@ -263,6 +282,10 @@ function rowsFor(layout, ids) {
 function narrowPlaces(narrow) {
   const places = new Map();
   narrow.rows.forEach((row, r) => {
+    if (row.clock) {
+      places.set(CLOCK_PLACE, { row: r + 1 }); // the clock keeps its own places (BAND)
+      return;
+    }
     const widths = row.slots.map((slot) => (slot.gap ?? slot.span ?? 1) * 1.1 - 0.1);
     const used = widths.reduce((sum, w) => sum + w, 0) + 0.1 * (widths.length - 1);
     const free = Math.max(0, narrow.units - used);
@@ -295,6 +318,8 @@ function stockOnTheRight(row) {
   return at >= 0 && at >= piles.length / 2 && piles.length > 1;
 }
 
+const CLOCK_PLACE = "clock"; // a narrow arrangement's place of its clock, among its piles
+
 const layouts = new WeakMap(); // a drawn .tabletop → its table ({units, tall, narrow})
 
 /** The table: its rows of piles (each drawn by `draw(slot)`), spacers and clock. */
@@ -308,6 +333,8 @@ function buildTable(slug, variant, layout, ids, draw) {
     table.classList.add("has-narrow");
     table.style.setProperty("--units-narrow", layout.narrow.units);
     table.style.setProperty("--tall-narrow", layout.narrow.tall);
+    const band = layout.narrow.rows.find((row) => row.clock);
+    if (band) table.style.setProperty("--band-tall", band.frame.tall);
     const wide = draw;
     draw = (slot) => {
       const node = wide(slot);
@@ -331,7 +358,10 @@ function buildTable(slug, variant, layout, ids, draw) {
   }
   for (const row of rowsFor(layout, ids)) {
     if (row.clock) {
-      table.append(drawClock(row.slots, draw, variant));
+      const clock = drawClock(row.slots, draw, variant);
+      const at = places?.get(CLOCK_PLACE);
+      if (at) clock.style.setProperty("--ny", at.row);
+      table.append(clock);
       continue;
     }
     const line = div(row.tableau ? "row tableau-row" : "row");
