@@ -141,10 +141,9 @@ def test_only_the_clock_has_a_clock() -> None:
 NARROW = [slug for slug in SLUGS if get_variant(slug).table.narrow]
 
 
-def test_the_games_with_wide_tables_have_a_narrow_arrangement_for_phones() -> None:
-    # Grandfather's Clock has its own: the clock as a compact frame (site.css).
-    wide = [slug for slug in SLUGS if slug != "grandfathers-clock"]
-    assert wide == NARROW
+def test_every_game_has_a_narrow_arrangement_for_phones() -> None:
+    # Grandfather's Clock's too: its clock a band across the width, its piles in two rows.
+    assert NARROW == SLUGS
 
 
 @pytest.mark.parametrize("slug", NARROW)
@@ -156,6 +155,9 @@ def test_a_narrow_arrangement_places_the_same_piles_once_within_its_width(slug: 
     placed = narrow.pile_ids()
     assert sorted(placed) == sorted(variant.pile_ids) and len(placed) == len(set(placed))
     for row in narrow.rows:
+        if isinstance(row, Clock):  # a band as wide as the table: its own places (board.js)
+            assert row.pile_ids() == variant.table.rows[0].pile_ids() and row.frame_tall > 0
+            continue
         assert isinstance(row, Row) and row.slots
         width = sum(
             (slot.span if isinstance(slot, Slot) else slot.width) * 1.1 - 0.1 for slot in row.slots
@@ -165,12 +167,24 @@ def test_a_narrow_arrangement_places_the_same_piles_once_within_its_width(slug: 
             assert all(pile_id.startswith("tableau:") for pile_id in row.pile_ids())
     # The tableau in order, left to right and row after row.
     tableau = [i for i in variant.pile_ids if i.startswith("tableau:")]
-    rows = [pile_id for row in narrow.rows if row.tableau for pile_id in row.pile_ids()]
+    rows = [
+        pile_id
+        for row in narrow.rows
+        if isinstance(row, Row) and row.tableau
+        for pile_id in row.pile_ids()
+    ]
     assert rows == tableau
+
+
+def test_grandfathers_clocks_narrow_arrangement_is_its_clock_above_two_rows_of_four() -> None:
+    table = describe(get_variant("grandfathers-clock"))["table"]["narrow"]
+    clock, *rows = table["rows"]
+    assert clock["clock"] and len(clock["slots"]) == 12 and clock["frame"]["tall"] == 3.4
+    assert [len(row["slots"]) for row in rows] == [4, 4] and all(row["tableau"] for row in rows)
+    assert table["units"] == 7.6  # seven columns: 44.5 px cards on a 360 px phone
 
 
 def test_the_narrow_arrangement_is_served_with_the_table() -> None:
     table = describe(get_variant("grounds-for-divorce"))["table"]
     assert table["narrow"]["units"] == 5.4
     assert [len(row["slots"]) for row in table["narrow"]["rows"]] == [2, 5, 5]
-    assert describe(get_variant("grandfathers-clock"))["table"]["narrow"] is None
