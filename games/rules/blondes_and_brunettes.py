@@ -68,7 +68,7 @@ class BlondesAndBrunettes(Variant):
 
     solver = SolverProfile(
         passes=(SearchPass(dict(link=20, buried=5, empty=2, waste=3, reserve=15)),),
-        difficulty=(660, 820, 1_260),
+        difficulty=(543, 636, 927),
         daily_order=2,
         foundations_interchangeable=True,
         refills_emptied_piles=True,

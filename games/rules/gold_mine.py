@@ -79,7 +79,7 @@ class GoldMine(Variant):
             SearchPass(dict(link=2, runs=2, buried=3, empty=10, waste=40), move_cost=15, share=0.6),
             SearchPass(dict(link=2, runs=2, buried=3, empty=10, waste=2)),
         ),
-        difficulty=(2_700, 3_400, 4_400),
+        difficulty=(42_700, 184_000, 482_000),
         daily_order=3,
         foundations_interchangeable=True,
         safe_home=SAFE_ALTERNATE,

@@ -62,7 +62,7 @@ class GrandfathersClock(Variant):
     # Each foundation has its hour: not interchangeable.
     solver = SolverProfile(
         passes=(SearchPass(dict(link=4, buried=3, empty=6), move_cost=50),),
-        difficulty=(350, 420, 520),
+        difficulty=(265, 310, 395),
         daily_order=0,
     )
 

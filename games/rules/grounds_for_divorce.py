@@ -54,7 +54,7 @@ class GroundsForDivorce(Variant):
             ),
             SearchPass(dict(link=2, runs=10, face_down=20, empty=20, stock=20), method="dfs"),
         ),
-        difficulty=(6_500, 15_300, 23_900),
+        difficulty=(9_220, 18_800, 58_800),
         daily_order=4,
         tableau_always_interchangeable=False,
         discard_out_of_key=True,

@@ -44,7 +44,7 @@ class SelectiveCastle(Variant):
 
     solver = SolverProfile(
         passes=(SearchPass(dict(link=4, buried=3, empty=6), move_cost=20),),
-        difficulty=(8_600, 18_600, 31_800),
+        difficulty=(15_300, 42_100, 133_000),
         daily_order=1,
         foundations_interchangeable=True,
         safe_home=SAFE_ANY_SUIT,

@@ -34,7 +34,10 @@ class SearchPass:
 class SolverProfile:
     #: The searches tried on a deal, in turn (chosen on deals, as each game's comment says).
     passes: tuple[SearchPass, ...]
-    #: Upper bounds (positions searched before a win) of "easy", "medium" and "hard".
+    #: Upper bounds (positions searched before a win) of "easy", "medium" and "hard": the
+    #: quartiles, to three significant figures, over the won deals of the game's stored
+    #: winnability run (games/solver/winnability/; the figures in bench/README.md, "Winnability
+    #: and difficulty (2026-11-29)").
     difficulty: tuple[int, int, int]
     #: Where the game comes in a day's preparation (lower first: quickly proven games first).
     daily_order: int

@@ -17,8 +17,9 @@ LABELS = ("easy", "medium", "hard", "expert")
 
 #: Per game: the upper bounds (positions searched) of "easy", "medium" and "hard", kept with
 #: each game (its module's ``solver.difficulty``): the quartiles over the won deals of the
-#: stored run (1,000 deals per game, 60,000 positions each; ``games/solver/winnability/``). A
-#: win the daily budget finds past that run's reach is "expert" too.
+#: stored run (``games/solver/winnability/``, searched by the compiled core: its deals and
+#: budget per game in summary.json, the quartiles in bench/README.md). A win the daily budget
+#: finds past that run's reach is "expert" too.
 THRESHOLDS: dict[str, tuple[int, int, int]] = {
     slug: type(variant).solver.difficulty for slug, variant in VARIANTS.items()
 }
