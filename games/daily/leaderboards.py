@@ -16,6 +16,7 @@ from django.db.models import (
     Max,
     Min,
     Q,
+    QuerySet,
     Window,
 )
 from django.db.models.functions import Rank
@@ -118,29 +119,38 @@ def alltime_leaderboard(
         )
     )
     standing = [F("wins").desc(), F("win_rate").desc(), F("best_time").asc(nulls_last=True)]
-    # Equal records share a rank (1, 1, 3); the name only orders them on the page.
-    players = players.annotate(rank=Window(Rank(), order_by=standing)).order_by(
-        *standing, "owner__username"
-    )
-    count = players.count()
-    start, pages = page_start(count, page, size)
+    count, pages, rows = _ranked_page(players, standing, page, size)
     return {
         "variant": variant,
         "min_games": minimum,
         "count": count,
         "page": page,
         "pages": pages,
-        "results": [
-            {
-                "rank": row["rank"],
-                "user": row["owner__username"],
-                "played": row["played"],
-                "wins": row["wins"],
-                "win_rate": round(row["win_rate"], 4),
-                "best_time_seconds": seconds(row["best_time"]),
-            }
-            for row in players[start : start + size]
-        ],
+        "results": [{**_player(row), "win_rate": round(row["win_rate"], 4)} for row in rows],
+    }
+
+
+def _ranked_page(
+    players: QuerySet[Game, dict[str, Any]], standing: list[Any], page: int, size: int
+) -> tuple[int, int, list[dict[str, Any]]]:
+    """A board's players ranked by ``standing`` (equal records share a rank: 1, 1, 3; the name
+    only orders them on the page): how many, how many pages, and the rows of ``page``."""
+    players = players.annotate(rank=Window(Rank(), order_by=standing)).order_by(
+        *standing, "owner__username"
+    )
+    count = players.count()
+    start, pages = page_start(count, page, size)
+    return count, pages, list(players[start : start + size])
+
+
+def _player(row: dict[str, Any]) -> dict[str, Any]:
+    """What every board says of a player's row."""
+    return {
+        "rank": row["rank"],
+        "user": row["owner__username"],
+        "played": row["played"],
+        "wins": row["wins"],
+        "best_time_seconds": seconds(row["best_time"]),
     }
 
 
@@ -169,11 +179,7 @@ def week_leaderboard(variant: str, *, page: int = 1, size: int = 50) -> response
         )
     )
     standing = [F("wins").desc(), F("most_home").desc(), F("best_time").asc(nulls_last=True)]
-    players = players.annotate(rank=Window(Rank(), order_by=standing)).order_by(
-        *standing, "owner__username"
-    )
-    count = players.count()
-    start, pages = page_start(count, page, size)
+    count, pages, rows = _ranked_page(players, standing, page, size)
     return {
         "variant": variant,
         "since": since,
@@ -181,17 +187,7 @@ def week_leaderboard(variant: str, *, page: int = 1, size: int = 50) -> response
         "count": count,
         "page": page,
         "pages": pages,
-        "results": [
-            {
-                "rank": row["rank"],
-                "user": row["owner__username"],
-                "played": row["played"],
-                "wins": row["wins"],
-                "best_cards_home": row["most_home"],
-                "best_time_seconds": seconds(row["best_time"]),
-            }
-            for row in players[start : start + size]
-        ],
+        "results": [{**_player(row), "best_cards_home": row["most_home"]} for row in rows],
     }
 
 
