@@ -99,49 +99,30 @@ class ClientAddressThrottle(ScopedRateThrottle):
         return client_ip(request)
 
 
-class EmailChangeThrottle(ScopedRateThrottle):
+class PatchThrottle(ScopedRateThrottle):
+    """A scope's limit on a view's PATCH alone (its other methods are not counted), its rate
+    read on each use (DRF reads its rates once, at import): a changed setting counts."""
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        if request.method != "PATCH":
+            return True
+        return super().allow_request(request, view)
+
+    def get_rate(self) -> str | None:
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+
+class EmailChangeThrottle(PatchThrottle):
     """Email address changes (``PATCH /api/auth/me/``), per account: each PATCH counts,
     refused or not. A change refused because another account has the address says that it
     has one, which a password reset request never says: the limit keeps that from becoming
-    a way to test a list of addresses. A view's other methods are not counted."""
-
-    def allow_request(self, request: Request, view: Any) -> bool:
-        if request.method != "PATCH":
-            return True
-        return super().allow_request(request, view)
-
-    def get_rate(self) -> str | None:
-        # Read on each use (DRF reads its rates once, at import): a changed setting counts.
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+    a way to test a list of addresses."""
 
 
-class SettingsChangeThrottle(ScopedRateThrottle):
+class SettingsChangeThrottle(PatchThrottle):
     """Saves of the account's settings (``PATCH /api/auth/settings/``), per account: each
     choice in the dialog is one, so the limit is a person's clicking, far above, and a script's
     loop below. Reading them is not counted."""
-
-    def allow_request(self, request: Request, view: Any) -> bool:
-        if request.method != "PATCH":
-            return True
-        return super().allow_request(request, view)
-
-    def get_rate(self) -> str | None:
-        # Read on each use (DRF reads its rates once, at import): a changed setting counts.
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
-
-
-class TooManySettingsChanges(Throttled):
-    """429 ``throttled`` for ``SettingsChangeThrottle``: when to try again, in seconds."""
-
-    def __init__(self, wait: float | None) -> None:
-        message = "Too many changes of settings in a short time."
-        if wait is None:
-            super().__init__(detail=message)
-            return
-        seconds = max(1, math.ceil(wait))
-        unit = "second" if seconds == 1 else "seconds"
-        super().__init__(wait=None, detail=f"{message} Try again in {seconds} {unit}.")
-        self.wait = seconds
 
 
 class AddressThrottled(Throttled):
@@ -165,6 +146,13 @@ class TooManySignUps(AddressThrottled):
 class TooManyEmailChanges(AddressThrottled):
     def __init__(self, wait: float | None) -> None:
         super().__init__("Too many changes of email address from this account.", wait)
+
+
+class TooManySettingsChanges(AddressThrottled):
+    """429 ``throttled`` for ``SettingsChangeThrottle``."""
+
+    def __init__(self, wait: float | None) -> None:
+        super().__init__("Too many changes of settings in a short time.", wait)
 
 
 class TooManyResetRequests(AddressThrottled):
