@@ -22,7 +22,7 @@ from frontend.games import GAMES
 from games.core import days
 from games.play import selectors as play_selectors
 from games.profiles import selectors as profiles
-from games.solver.winnability import budget_words, percent
+from games.solver.winnability import figures_budget_words, percent
 from games.solver.winnability import read_summary as read_winnability_summary
 from web.http import errors
 
@@ -244,7 +244,7 @@ def winnability(slug: str) -> dict[str, object] | None:
     if not isinstance(figures, dict) or not figures.get("deals"):
         return None
     low, high = figures["interval"]
-    budget = budget_words(figures["seconds_budget"], figures["positions_budget"])
+    budget = figures_budget_words(figures)
     shown = {key: f"{figures[key]:,}" for key in ("deals", "won", "lost", "unknown")}  # 10,000
     return {**figures, "budget": budget, "low": percent(low), "high": percent(high), "shown": shown}
 

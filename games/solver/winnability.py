@@ -197,10 +197,15 @@ def run(
     path: Path,
     *,
     progress: Callable[[DealResult], None] | None = None,
+    retry_unknown: bool = False,
 ) -> list[DealResult]:
     """Solve each seed not already in ``path`` and append its line (flushed as it is found, so
     a stopped run resumes where it was). Returns the results of ``seeds``, in their order,
-    those read back from the file included."""
+    those read back from the file included.
+
+    With ``retry_unknown``, a seed left unknown on fewer positions than ``budget`` is solved
+    again and its new line, appended, stands for it (a file's last line for a seed wins): how a
+    run spends a larger budget on the deals a smaller one could not answer."""
     seeds = list(seeds)
     known = {result.seed: result for result in read_results(path)}
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -209,7 +214,7 @@ def run(
         if torn:  # a run stopped mid-line: the next line starts on a line of its own
             out.write("\n")
         for seed in seeds:
-            if seed in known:
+            if seed in known and not (retry_unknown and _unanswered(known[seed], budget)):
                 continue
             result = solve_deal(slug, seed, budget)
             out.write(json.dumps(result.to_json()) + "\n")
@@ -220,26 +225,46 @@ def run(
     return [known[seed] for seed in seeds]
 
 
-def budget_words(seconds: float, positions: int) -> str:
+def _unanswered(result: DealResult, budget: Budget) -> bool:
+    """Left unknown on a smaller budget than ``budget`` (an unknown deal spent its whole one)."""
+    return result.outcome == UNKNOWN and result.positions < budget.positions
+
+
+def budget_words(seconds: float, positions: int, retry_positions: int | None = None) -> str:
     """What bounded each search, as the figures are shown: "10 s" or "60,000 positions" (a
-    budget counted in positions gives the same answers on any machine, however loaded)."""
-    if seconds >= POSITIONS_BOUND_SECONDS:
-        return f"{positions:,} positions"
-    return f"{seconds:g} s"
+    budget counted in positions gives the same answers on any machine, however loaded), and
+    the larger budget the unknown deals were searched again with, if any."""
+    words = f"{positions:,} positions" if seconds >= POSITIONS_BOUND_SECONDS else f"{seconds:g} s"
+    if retry_positions:
+        words += f", unknown deals again at {retry_positions:,}"
+    return words
+
+
+def figures_budget_words(figures: dict[str, Any]) -> str:
+    """A summary's budget in words (``summarize``'s figures)."""
+    return budget_words(
+        figures["seconds_budget"],
+        figures["positions_budget"],
+        figures.get("retry_positions_budget"),
+    )
 
 
 #: A run whose seconds are at least this is bounded by its positions.
 POSITIONS_BOUND_SECONDS = 600.0
 
 
-def summarize(results: Iterable[DealResult], budget: Budget) -> dict[str, Any]:
-    """The figures of a run, as ``summary.json`` keeps them for a game."""
+def summarize(
+    results: Iterable[DealResult], budget: Budget, retry: Budget | None = None
+) -> dict[str, Any]:
+    """The figures of a run, as ``summary.json`` keeps them for a game; ``retry``: the larger
+    budget its unknown deals were searched again with (``run(retry_unknown=True)``)."""
     results = list(results)
     counts = {WON: 0, LOST: 0, UNKNOWN: 0}
     for result in results:
         counts[result.outcome] += 1
     n = len(results)
     low, high = winnable_interval(counts[WON], counts[UNKNOWN], n)
+    retried = {"retry_positions_budget": retry.positions} if retry else {}
     return {
         "deals": n,
         "won": counts[WON],
@@ -247,7 +272,8 @@ def summarize(results: Iterable[DealResult], budget: Budget) -> dict[str, Any]:
         "unknown": counts[UNKNOWN],
         "seconds_budget": budget.seconds,
         "positions_budget": budget.positions,
-        "budget": budget_words(budget.seconds, budget.positions),
+        **retried,
+        "budget": budget_words(budget.seconds, budget.positions, retry and retry.positions),
         "interval": [round(low, 4), round(high, 4)],
         "point": round(counts[WON] / n, 4) if n else None,
         "seeds": [min(r.seed for r in results), max(r.seed for r in results)] if n else None,
@@ -299,7 +325,7 @@ def readme_table(summary: dict[str, dict[str, Any]]) -> str:
         low, high = figures["interval"]
         rows.append(
             f"| {VARIANTS[slug].name} | {figures['deals']:,} "
-            f"| {budget_words(figures['seconds_budget'], figures['positions_budget'])} "
+            f"| {figures_budget_words(figures)} "
             f"| {figures['won']:,} | {figures['lost']:,} | {figures['unknown']:,} "
             f"| {percent(low)} % to {percent(high)} % |"
         )

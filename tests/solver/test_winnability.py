@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from games.solver import Budget
 from games.solver import winnability as w
@@ -87,6 +88,29 @@ def test_a_large_results_file_is_kept_compressed_and_read_back(tmp_path: Path) -
     assert w.compressed(path).read_bytes() == packed  # the same results, the same bytes
 
 
+def test_deals_left_unknown_are_searched_again_on_a_larger_budget(tmp_path: Path) -> None:
+    path = tmp_path / "clock.jsonl"
+    small, large = Budget(positions=20, seconds=600.0), Budget(positions=100_000, seconds=600.0)
+    first = w.run("grandfathers-clock", range(0, 2), small, path)
+    assert [r.outcome for r in first] == ["unknown", "unknown"]  # 20 positions win no deal
+
+    assert w.run("grandfathers-clock", range(0, 2), large, path) == first  # resumed, not retried
+    solved = []
+    again = w.run(
+        "grandfathers-clock", range(0, 2), large, path, retry_unknown=True, progress=solved.append
+    )
+    assert [r.seed for r in solved] == [0, 1] and all(r.outcome == "won" for r in again)
+    assert w.read_results(path)[-2:] == again  # appended after the unknown lines ...
+    assert w.run("grandfathers-clock", range(0, 2), large, path, retry_unknown=True) == again
+    assert w.store(path, above=10) == w.compressed(path)
+    assert w.read_results(path) == again  # ... and the later line for a seed stands
+
+    figures = w.summarize(again, small, large)
+    assert figures["retry_positions_budget"] == 100_000
+    assert figures["budget"] == "20 positions, unknown deals again at 100,000"
+    assert w.figures_budget_words(figures) == figures["budget"]
+
+
 @pytest.mark.django_db
 def test_the_command_solves_a_few_deals_and_writes_the_summary(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -142,3 +166,21 @@ def test_update_readme_rewrites_only_the_table(tmp_path: Path) -> None:
     bare = tmp_path / "bare.md"
     bare.write_text("No markers.\n")
     assert not w.update_readme({}, bare) and bare.read_text() == "No markers.\n"
+
+
+@pytest.mark.django_db
+def test_the_command_searches_the_unknown_deals_again_when_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, summary = tmp_path / "clock.jsonl", tmp_path / "summary.json"
+    common = ["--seconds", "600", "--out", str(out), "--summary", str(summary), "--deals", "2"]
+    with pytest.raises(CommandError, match="larger than --positions"):
+        call_command("winnability", "grandfathers-clock", "--positions", "20",
+                     "--retry-unknown", "20", *common)  # fmt: skip
+    call_command(
+        "winnability", "grandfathers-clock", "--positions", "20", "--retry-unknown", "100000",
+        *common,
+    )  # fmt: skip
+    clock = json.loads(summary.read_text())["grandfathers-clock"]
+    assert (clock["won"], clock["unknown"], clock["retry_positions_budget"]) == (2, 0, 100_000)
+    assert "20 positions, unknown deals again at 100,000 each" in capsys.readouterr().out

@@ -3,6 +3,8 @@ print won / proven lost / unknown with a Wilson 95 % interval for the share of w
 (``games.solver.winnability`` does the work; this reads the options and prints).
 
     manage.py winnability gold-mine --deals 1000 --seconds 10
+    manage.py winnability selective-castle --deals 10000 --seconds 600 --positions 1000000 \
+        --retry-unknown 20000000   # then the deals left unknown again, on 20,000,000 positions
 
 Each deal's result is appended to games/solver/winnability/<game>.jsonl as it is found (a run
 stopped half way resumes where it was: seeds already there are not solved again; a file past
@@ -45,6 +47,13 @@ class Command(BaseCommand):
         parser.add_argument(
             "--fresh", action="store_true", help="start the results file afresh (no resuming)"
         )
+        parser.add_argument(
+            "--retry-unknown",
+            type=int,
+            default=None,
+            metavar="POSITIONS",
+            help="then search the deals left unknown again, on this larger budget of positions",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         slug = options["game"]
@@ -66,14 +75,21 @@ class Command(BaseCommand):
             )
 
         results = w.run(slug, seeds, budget, path, progress=progress)
+        retry = None
+        if options["retry_unknown"]:
+            if options["retry_unknown"] <= budget.positions:
+                raise CommandError("--retry-unknown is a budget larger than --positions")
+            retry = Budget(positions=options["retry_unknown"], seconds=options["seconds"])
+            seeds = w.seeds_from(options["seed_from"], options["deals"])
+            results = w.run(slug, seeds, retry, path, progress=progress, retry_unknown=True)
         path = w.store(path)  # compressed once large (games/solver/winnability.py)
-        figures = w.summarize(results, budget)
+        figures = w.summarize(results, budget, retry)
         w.write_summary(slug, figures, options["summary"])
         if options["summary"] == w.SUMMARY_FILE:
             w.update_readme(w.read_summary())  # the README shows the repository's figures
         low, high = figures["interval"]
         self.stdout.write(
-            f"{VARIANTS[slug].name}: {figures['deals']} deals, {budget.seconds:g} s each: "
+            f"{VARIANTS[slug].name}: {figures['deals']} deals, {figures['budget']} each: "
             f"{figures['won']} won, {figures['lost']} proven lost, {figures['unknown']} unknown. "
             f"Winnable: between {low:.1%} and {high:.1%} (Wilson 95 %)."
         )
