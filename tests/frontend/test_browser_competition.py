@@ -123,6 +123,31 @@ def test_one_finished_ranked_game_puts_a_player_on_the_weeks_board(
     assert errors == []
 
 
+def test_on_a_small_phone_the_weeks_board_shows_every_column_even_for_a_long_name(
+    site, new_context, django_user_model
+):
+    """At 360 px the board's six columns fit its width: a long name wraps rather than pushing
+    the best time out of sight into a sideways scroll."""
+    name = "a_rather_long_player_name_2026"
+    create_players(django_user_model, name)
+    page = new_context(viewport=SMALL_PHONE).new_page()
+    sign_in(page, site, name)
+    game_id = ranked_attempt(page, today_of(page), "grandfathers-clock")
+    assert call_api(page, "POST", f"/api/games/{game_id}/resign/", {})["status"] == 200
+
+    page.goto(site + "/leaderboards/?game=grandfathers-clock")
+    row = page.locator(f'#week-leaderboard tr[data-user="{name}"]')
+    expect(row).to_be_visible()
+    fits = page.eval_on_selector(
+        "#week-leaderboard", "t => t.scrollWidth <= t.parentElement.clientWidth"
+    )
+    assert fits, "the week's board scrolls sideways inside its frame"
+    wrap = page.locator("#week-leaderboard").locator("xpath=..").bounding_box()
+    last = row.locator("td").last.bounding_box()
+    assert wrap and last and last["x"] + last["width"] <= wrap["x"] + wrap["width"] + 0.5
+    screenshot(page, "leaderboards-week-long-name-360x740")
+
+
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280x800", "390x844"])
 def test_start_ranked_attempt_asks_first_and_cancel_starts_nothing(
     site, new_context, django_user_model, viewport

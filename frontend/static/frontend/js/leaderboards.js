@@ -41,31 +41,20 @@ function toUrl({ variant, page }) {
   return url;
 }
 
-function row(entry) {
+/** A board's row: rank, player, the board's own figures (`cells`), then the fastest win. */
+function boardRow(entry, cells) {
   return el(
     "tr",
     { dataset: { user: entry.user } },
     el("td", { class: "num" }, String(entry.rank)),
     el("th", { scope: "row", class: "player" }, playerLink(entry.user)),
-    el("td", { class: "num" }, String(entry.wins)),
-    el("td", { class: "num" }, percent(entry.win_rate)),
-    el("td", { class: "num" }, String(entry.played)),
+    ...cells.map((cell) => el("td", { class: "num" }, cell)),
     el("td", { class: "num" }, el("span", { title: durationWords(entry.best_time_seconds) }, duration(entry.best_time_seconds))),
   );
 }
 
-function weekRow(entry) {
-  return el(
-    "tr",
-    { dataset: { user: entry.user } },
-    el("td", { class: "num" }, String(entry.rank)),
-    el("th", { scope: "row", class: "player" }, playerLink(entry.user)),
-    el("td", { class: "num" }, String(entry.wins)),
-    el("td", { class: "num" }, String(entry.played)),
-    el("td", { class: "num" }, String(entry.best_cards_home)),
-    el("td", { class: "num" }, el("span", { title: durationWords(entry.best_time_seconds) }, duration(entry.best_time_seconds))),
-  );
-}
+const row = (entry) => boardRow(entry, [String(entry.wins), percent(entry.win_rate), String(entry.played)]);
+const weekRow = (entry) => boardRow(entry, [String(entry.wins), String(entry.played), String(entry.best_cards_home)]);
 
 function showWeek(board) {
   weekTable.dataset.variant = board.variant;
