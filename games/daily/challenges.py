@@ -84,7 +84,7 @@ def _pool(name: str) -> ProcessPoolExecutor:
     with _pools_lock:
         if name not in _pools:
             # Ends with this process, even one killed outright (a worker: -9, OOM); not niced.
-            _pools[name] = solver_pool(nice=False)
+            _pools[name] = solver_pool(nice=0)
         return _pools[name]
 
 

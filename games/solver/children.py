@@ -23,30 +23,35 @@ from concurrent.futures import ProcessPoolExecutor
 WATCH_S = 0.5
 
 
-def solver_pool(nice: bool = True) -> ProcessPoolExecutor:
-    """One child process for the solver, which ends with this process (and, if ``nice``, yields
-    the CPU to others). Spawned, not forked: a fork would copy the parent's threads' locks and
-    database connections mid-use; the child imports only the Django-free modules its job
-    needs."""
+#: How far a solver child lowers its CPU priority (``os.nice``): below the server's requests.
+NICE = 10
+
+
+def solver_pool(nice: int = NICE, max_workers: int = 1) -> ProcessPoolExecutor:
+    """``max_workers`` child processes for the solver, which end with this process and run
+    ``nice`` steps below it (0: at its priority). Spawned, not forked: a fork would copy the
+    parent's threads' locks and database connections mid-use; the child imports only the
+    Django-free modules its job needs."""
     return ProcessPoolExecutor(
-        max_workers=1,
+        max_workers=max_workers,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=solver_child,
         initargs=(os.getpid(), nice),
     )
 
 
-def solver_child(parent_pid: int, nice: bool = True) -> None:
+def solver_child(parent_pid: int, nice: int = NICE) -> None:
     """A solver pool's initializer: yield the CPU to others (``nice``) and end with the parent."""
     if nice:
-        lower_priority()
+        lower_priority(nice)
     exit_with_parent(parent_pid)
 
 
-def lower_priority() -> None:
-    """In the child: yield the CPU to the server's requests."""
+def lower_priority(nice: int = NICE) -> None:
+    """In the child: yield the CPU to the server's requests (``nice`` steps; Linux stops at 19,
+    the lowest priority)."""
     with contextlib.suppress(OSError):
-        os.nice(10)
+        os.nice(nice)
 
 
 def exit_with_parent(parent_pid: int) -> None:
