@@ -405,9 +405,14 @@ WEBSOCKET_CATCH_UP_LIMIT = 50
 # deploy.serve has uvicorn refuse it before it is buffered (1009).
 WEBSOCKET_MAX_MESSAGE_BYTES = env_number("WEBSOCKET_MAX_MESSAGE_BYTES", 4096)
 LEADERBOARD_PUSH_INTERVAL = env_number("LEADERBOARD_PUSH_INTERVAL", 0.25)
-# The most a hint may search (games.solver.lookahead), in seconds: its request's thread is busy
-# that long (and shares the process's interpreter with the others), but holds no transaction.
+# The most a hint may search (games.solver.lookahead), in seconds: its request's thread waits
+# that long (a little more at most), but holds no transaction.
 HINT_SECONDS = env_number("HINT_SECONDS", 1.0)
+# Hint searches run in this many child processes of each server process, at the lowest CPU
+# priority (games.play.hint_pool), so that they never take a core from a request; at most
+# twice as many searches at once per server process, a hint past that is the rule-of-thumb
+# one. 0: search in the request's thread (the tests; it competes with the requests for cores).
+HINT_PROCESSES = env_number("HINT_PROCESSES", 1)
 # Websockets open at once (web.live.connection_cap), over every server process; more are closed
 # with code 4430, and 0 turns a cap off. Each page opens at most one, so 30 per account is
 # thirty pages of one player open on all their devices and scripts together, more than anyone

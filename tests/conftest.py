@@ -32,6 +32,9 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.DAILY_SOLVER_POSITIONS = 3000
     settings.DAILY_SOLVER_SECONDS = 600.0
     settings.DAILY_SOLVER_CANDIDATES = 2
+    # Hints are searched in this process, where a test can watch their searches and their
+    # clock; tests/games/play/test_hint_pool.py turns the hint processes on.
+    settings.HINT_PROCESSES = 0
 
 
 @pytest.fixture(autouse=True)

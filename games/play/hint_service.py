@@ -5,6 +5,7 @@ on the game."""
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -19,12 +20,12 @@ from games.core.history import (
 )
 from games.errors import GameError
 from games.models import Game
-from games.play import responses
+from games.play import hint_pool, responses
 from games.play.idempotency import IdempotencyKey, StoredAnswer
 from games.play.services import Outcome, lock_playing_game, write_once
 from games.rules import Move, State, Variant, get_variant
 from games.rules.rule_of_thumb import describe
-from games.solver.lookahead import HEURISTIC, LookaheadHint, lookahead_hint
+from games.solver.lookahead import HEURISTIC, LookaheadHint, lookahead_hint, seen_views
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,9 @@ class WorkedOut:
     game_id: int
     move_number: int
     hint: LookaheadHint
+    #: The id of the process that worked it out: a hint process (``games.play.hint_pool``),
+    #: or this one (``HINT_PROCESSES`` 0, or the rule-of-thumb hint when the pool gave none).
+    pid: int
 
 
 @contextmanager
@@ -87,7 +91,8 @@ def work_out_hint(
     """The look-ahead hint for a casual game as it stands, searched with no transaction open
     and no row locked: the game is read (and checked: the player's, in play, casual) in a short
     transaction, and the search (``games.solver.lookahead``, at most ``HINT_SECONDS``) runs after
-    it ends. Nothing is counted; ``request_hint`` does that. Raises the refusals
+    it ends, in a hint process (``games.play.hint_pool``; ``HINT_PROCESSES`` 0: in this
+    thread). Nothing is counted; ``request_hint`` does that. Raises the refusals
     ``request_hint`` gives."""
 
     def read() -> tuple[Game, Variant, State, set[State]] | GameError:
@@ -102,8 +107,29 @@ def work_out_hint(
     if not connection.in_atomic_block:
         # Give the connection back (to the pool, on PostgreSQL) while the search runs.
         connection.close()
-    hint = lookahead_hint(variant, state, seen, settings.HINT_SECONDS)
-    return WorkedOut(game.pk, version, hint)
+    hint, pid = _look_ahead(variant, state, seen)
+    return WorkedOut(game.pk, version, hint, pid)
+
+
+def _look_ahead(variant: Variant, state: State, seen: set[State]) -> tuple[LookaheadHint, int]:
+    """The look-ahead hint and the id of the process that worked it out. A hint process is
+    sent the player's view and the views of the game's earlier positions, never the state
+    (face-down cards, the seed); when the pool cannot answer in time (busy, its process dead,
+    late) the hint is the rule-of-thumb one, at once."""
+    seconds = float(settings.HINT_SECONDS)
+    if settings.HINT_PROCESSES <= 0:
+        return lookahead_hint(variant, state, seen, seconds), os.getpid()
+    if seconds > 0:
+        view = variant.player_view(state)
+        found = hint_pool.search(variant.slug, view, seen_views(variant, seen), seconds)
+        if found is not None:
+            return found
+    return _rule_of_thumb(variant, state, seen), os.getpid()
+
+
+def _rule_of_thumb(variant: Variant, state: State, seen: set[State]) -> LookaheadHint:
+    move = variant.hint(state, seen)
+    return LookaheadHint(move, describe(variant, state, move), HEURISTIC)
 
 
 def request_hint(
@@ -143,8 +169,7 @@ def request_hint(
         ):
             look = worked_out.hint
         else:
-            move = variant.hint(state, _positions_seen(variant, game))
-            look = LookaheadHint(move, describe(variant, state, move), HEURISTIC)
+            look = _rule_of_thumb(variant, state, _positions_seen(variant, game))
         if look.move is not None or look.lost:
             game.hint_count += 1
             game.save(update_fields=["hint_count"])

@@ -41,6 +41,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import os
 import random
 import time
 from collections import Counter
@@ -48,7 +49,7 @@ from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from games.rules import Move, State, Variant
+from games.rules import Move, State, Variant, get_variant
 from games.rules import rule_of_thumb as heuristic
 from games.rules.cards import CODE, new_deck, parse_card
 
@@ -192,6 +193,21 @@ def hint_from_view(
         wins = count if ahead == WIN else 0
         return LookaheadHint(move, said, SOLVER, samples=len(deals), wins=wins, ahead=ahead)
     return _today(variant, stand_in, back)
+
+
+def hint_in_child(
+    slug: str, view: JSON, seen: frozenset[str], positions: int, deadline: float
+) -> tuple[LookaheadHint | None, int]:
+    """In a hint process (``games.play.hint_pool``): ``hint_from_view`` for a view sent by the
+    server process, searched until ``deadline`` (``time.monotonic()``: one clock for every
+    process of the machine, never stepped back) and within ``positions``; None when the
+    deadline passed while the search waited its turn (its request has given the rule-of-thumb
+    hint by then). With the hint, this process's id: where it was searched. Only the view
+    comes here, never the state it was made from."""
+    seconds = deadline - time.monotonic()
+    if seconds <= 0:
+        return None, os.getpid()
+    return hint_from_view(get_variant(slug), view, seen, seconds, positions), os.getpid()
 
 
 def every_deal(variant: Variant, view: JSON, limit: int) -> list[State]:

@@ -5,6 +5,7 @@ from what the player can see."""
 
 from __future__ import annotations
 
+import os
 import random
 import time
 
@@ -13,7 +14,16 @@ import pytest
 from games.rules import VARIANTS, State, get_variant
 from games.rules.rule_of_thumb import describe
 from games.solver import LOST, UNKNOWN, WON, Answer, Budget, lookahead, solve
-from games.solver.lookahead import BEST, HEURISTIC, LEADS, LOST_MESSAGE, SOLVER, WIN, lookahead_hint
+from games.solver.lookahead import (
+    BEST,
+    HEURISTIC,
+    LEADS,
+    LOST_MESSAGE,
+    SOLVER,
+    WIN,
+    hint_in_child,
+    lookahead_hint,
+)
 from tests.rules.helpers import disguised
 from tests.solver.helpers import lost_castle, normal, played
 from tests.support.clock import spy_on_hint_searches, tick_the_solver
@@ -348,6 +358,32 @@ def test_a_hint_keeps_to_its_time_cap(slug, monkeypatch):
     assert budgets and sum(budget.seconds for budget in budgets) <= 0.2
     assert all(budget.positions >= 10**6 for budget in budgets)
     assert hint.move in variant.legal_moves(state)
+
+
+@pytest.mark.parametrize("slug", ["grounds-for-divorce", "selective-castle"])
+def test_a_hint_in_a_hint_process_keeps_to_what_is_left_before_its_deadline(slug, monkeypatch):
+    # A hint process (games.play.hint_pool) is given its request's deadline: the searches it
+    # hands out add up to the time left before it, on the hint's ticking clock as above.
+    clock = tick_the_solver(monkeypatch, tick=0.001)
+    budgets = spy_on_hint_searches(monkeypatch)
+    variant = get_variant(slug)
+    state = variant.deal(1)
+    view = variant.player_view(state)
+    hint, pid = hint_in_child(slug, view, frozenset(), 10**9, clock.now + 0.2)
+    assert budgets and sum(budget.seconds for budget in budgets) <= 0.2
+    assert hint.move in variant.legal_moves(state)
+    assert pid == os.getpid()
+
+
+def test_a_hint_whose_deadline_passed_while_it_waited_its_turn_is_not_searched(monkeypatch):
+    budgets = spy_on_hint_searches(monkeypatch)
+    variant = get_variant("gold-mine")
+    view = variant.player_view(variant.deal(1))
+    assert hint_in_child("gold-mine", view, frozenset(), 10**6, time.monotonic() - 1) == (
+        None,
+        os.getpid(),
+    )
+    assert budgets == []
 
 
 def test_a_search_stops_at_its_seconds():
