@@ -36,7 +36,8 @@ Method
    the five in turn, its websocket replacing the last) when a game ends or has no move left.
    Players start 20 at a time (a handshake subscribes two groups in Redis). With
    ``--hints SHARE`` a player first asks for a hint (``POST .../hint/``, as the Hint button
-   does) on that share of its turns: the hints' rate and latency are printed per step, a 429
+   does) on that share of its turns: the hints' rate and latency are printed per step, with
+   how many were looked ahead (``source: solver``; the others the rule-of-thumb hint), a 429
    (the hint's own per-player limits) counted apart; what the moves' latency and CPU per move
    then show is what hints cost the other players.
 5. Per step, over the measured window: moves/s (201 answers received in it, against the
@@ -325,6 +326,9 @@ class Step:
     reconnects: Counter[str] = field(default_factory=Counter)  # the players' HTTP connections
     hint_latencies: list[float] = field(default_factory=list)
     hints_declined: Counter[str] = field(default_factory=Counter)  # 429s: the hint's own limits
+    # The answered hints' ``source``: ``solver`` (looked ahead) or ``heuristic`` (the rule of
+    # thumb: no search, or none back in time, or the server's hint searches all busy).
+    hint_sources: Counter[str] = field(default_factory=Counter)
 
     @property
     def seconds(self) -> float:
@@ -567,6 +571,7 @@ class Player:
             self.error(f"hint: {error_of(status, body)}")
         elif step.recording and self.run.step is step:
             step.hint_latencies.append(time.monotonic() - sent)
+            step.hint_sources[json.loads(body)["source"]] += 1
 
     def needs_new_game(self) -> bool:
         game = self.game
@@ -736,7 +741,8 @@ def print_step_line(step: Step, config: Config) -> None:
             f"; {len(step.hint_latencies) / step.seconds:.1f} hints/s, p50"
             f" {ms(step.p(step.hint_latencies, 50))} ms, p99"
             f" {ms(step.p(step.hint_latencies, 99))} ms, declined"
-            f" {sum(step.hints_declined.values())}"
+            f" {sum(step.hints_declined.values())}, looked ahead"
+            f" {step.hint_sources['solver']}/{len(step.hint_latencies)}"
         )
     print(
         f"  {step.players:>4} players: {step.rate:6.1f} moves/s (offered"

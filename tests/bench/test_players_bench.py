@@ -36,6 +36,8 @@ def test_three_players_play_and_ask_hints_through_the_api_and_see_their_moves_on
     assert step.started == 3
     assert step.moves > 0 and step.delays, step.errors
     assert step.hint_latencies, (step.errors, step.hints_declined)
+    assert sum(step.hint_sources.values()) == len(step.hint_latencies)
+    assert set(step.hint_sources) <= {"solver", "heuristic"}
     assert step.server_ms_per_move() > 0
     assert run.health is not None and run.health[0] > 0
     assert set(met) == {"players", "growth", "ratio"}
