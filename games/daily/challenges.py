@@ -2,7 +2,9 @@
 
 A day's deal for a game is the first of its candidate seeds (``days.daily_seed(date, game,
 n)`` for n = 0, 1, 2, …) that the solver proves winnable within the budget (settings
-``DAILY_SOLVER_SECONDS``, ``DAILY_SOLVER_POSITIONS``). The challenge keeps the winning line
+``DAILY_SOLVER_SECONDS``, ``DAILY_SOLVER_POSITIONS``); where the game's solver profile names a
+first rung, its first candidates are tried within that smaller budget of positions first
+(``games.solver.ladder``). The challenge keeps the winning line
 (the certificate), the candidate number, what the solver spent and the deal's difficulty.
 After ``DAILY_SOLVER_CANDIDATES`` candidates without a proof, the day deals the first one not
 proven lost, marked ``unknown`` (and logged as an error): a day always has its challenge.
@@ -38,7 +40,7 @@ from games.core import days
 from games.daily import certify
 from games.models import DailyChallenge, Deal
 from games.rules import DEAL_VERSION, VARIANTS
-from games.solver import LOST, WON, SolverBug
+from games.solver import LOST, WON, SolverBug, ladder
 from games.solver.children import solver_pool
 from games.solver.tactics import PREPARATION_ORDER
 
@@ -109,27 +111,40 @@ def _solved(
     return Certificate(slug=slug, seed=seed, **found)
 
 
-def solve_seed(slug: str, seed: int, *, pool: str = "daily") -> Certificate:
-    """The solver's answer on one deal within the configured budget (waits for it)."""
-    positions, seconds = budget()
-    return _solved(slug, seed, DEAL_VERSION, positions, seconds, pool)
+def solve_seed(
+    slug: str, seed: int, *, pool: str = "daily", positions: int | None = None
+) -> Certificate:
+    """The solver's answer on one deal within the configured budget, or within ``positions``
+    (a rung of the day's ladder) when given (waits for it)."""
+    full, seconds = budget()
+    return _solved(slug, seed, DEAL_VERSION, positions or full, seconds, pool)
 
 
 def choose(date: dt.date, slug: str) -> tuple[int, Certificate]:
-    """The day's candidate for a game and its certificate: the first proven winnable."""
-    tried: list[tuple[int, Certificate]] = []
-    for candidate in range(max(1, int(settings.DAILY_SOLVER_CANDIDATES))):
-        seed = days.daily_seed(date, slug, candidate)
+    """The day's candidate for a game and its certificate: the first proven winnable, on the
+    game's ladder of budgets (``games.solver.ladder``: its first candidates on a small budget
+    first, where it has one, then every candidate on the full budget)."""
+
+    def solve(seed: int, rung: int | None) -> Certificate | None:
         try:
-            answer = solve_seed(slug, seed)
+            # The full budget asked as before (no ``positions``): a game without a rung
+            # solves exactly what it did.
+            return (
+                solve_seed(slug, seed) if rung is None else solve_seed(slug, seed, positions=rung)
+            )
         except SolverBug:  # a win the engine does not confirm: not this deal, try the next
-            logger.exception("solving %s %s candidate %d failed", date, slug, candidate)
-            continue
+            logger.exception("solving %s %s candidate %d failed", date, slug, seeds.index(seed))
+            return None
         # Anything else (the solver's process died, the server is shutting down) stops here,
         # storing nothing: the next pass tries again.
-        if answer.outcome == WON:
-            return candidate, answer
-        tried.append((candidate, answer))
+
+    seeds = [
+        days.daily_seed(date, slug, n) for n in range(max(1, int(settings.DAILY_SOLVER_CANDIDATES)))
+    ]
+    climbed = ladder.climb(slug, seeds, solve, budget()[0])
+    if climbed.won is not None:
+        return climbed.won
+    tried = climbed.tried
     logger.error(
         "no candidate of %s %s proven winnable in %d tries: it deals one not proven",
         date,

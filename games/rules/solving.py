@@ -41,6 +41,14 @@ class SolverProfile:
     difficulty: tuple[int, int, int]
     #: Where the game comes in a day's preparation (lower first: quickly proven games first).
     daily_order: int
+    #: A daily challenge's first rung (``games.solver.ladder``), in positions: its first
+    #: candidates are each searched within this budget, the first won taken, before any is
+    #: searched on the full one; None: every candidate on the full budget, as before. Given only
+    #: where a win found on it counts what the difficulty thresholds were measured on: a game
+    #: of one pass (a smaller budget only ends the same search sooner, so a win within it is the
+    #: full search's win, to the position), or one whose passes split it as the stored run's
+    #: budget did (that budget itself).
+    daily_first_positions: int | None = None
     #: The passes a look-ahead hint searches, when not ``passes`` (empty): a hint's small budget
     #: split many ways leaves its last passes too few positions.
     hint_passes: tuple[SearchPass, ...] = ()

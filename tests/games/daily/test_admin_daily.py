@@ -7,9 +7,11 @@ import datetime as dt
 import pytest
 
 from games.core import days
+from games.daily import challenges
 from games.daily import services as daily_services
 from games.models import DailyChallenge
 from games.play import services as play_services
+from games.solver import ladder
 
 pytestmark = pytest.mark.django_db
 
@@ -122,6 +124,31 @@ def test_a_seed_staff_set_is_solved_and_shown_proven_winnable(staff_client, sett
     assert '"type": "move"' not in text and "&quot;type&quot;" not in text, "never the line"
     listing = staff_client.get("/admin/games/dailychallenge/").content.decode()
     assert "proven" in listing.lower()
+
+
+def test_a_seed_staff_set_is_solved_on_the_full_budget_even_in_a_game_with_a_first_rung(
+    staff_client, settings, monkeypatch
+):
+    """The day's ladder (games.solver.ladder) is for choosing among candidates: the one deal
+    staff name gets the whole budget."""
+    settings.DAILY_SOLVER_POSITIONS = 5_000_000
+    assert ladder.first_rung("blondes-and-brunettes", 5_000_000) is not None
+    asked = []
+
+    def stand_in(slug, seed, *, pool="daily", positions=None):
+        asked.append((slug, seed, pool, positions))
+        return challenges.Certificate(slug, seed, "won", [{"type": "deal"}], {}, "easy")
+
+    monkeypatch.setattr(challenges, "solve_seed", stand_in)
+    tomorrow = days.today() + dt.timedelta(days=1)
+    response = staff_client.post(
+        "/admin/games/dailychallenge/add/",
+        {"date": tomorrow.isoformat(), "variant": "blondes-and-brunettes", "seed": "77"},
+    )
+    assert response.status_code == 302, response.content[:2000]
+    assert asked == [("blondes-and-brunettes", 77, "admin", None)]
+    challenge = DailyChallenge.objects.get(date=tomorrow, variant="blondes-and-brunettes")
+    assert challenge.proven and challenge.seed_set_by_staff
 
 
 def test_staff_are_warned_when_their_seed_is_not_proven_winnable_and_may_keep_it(

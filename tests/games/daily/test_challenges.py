@@ -21,7 +21,7 @@ from games.core import days
 from games.daily import challenges, day_closer
 from games.models import DailyChallenge
 from games.rules import VARIANTS, get_variant, move_from_json
-from games.solver import SolverBug
+from games.solver import Answer, SolverBug, difficulty, ladder
 from tests.games.helpers import (
     DAY,
     SLUGS,
@@ -136,6 +136,90 @@ def test_a_day_with_no_candidate_proven_deals_candidate_0_marked_not_proven_and_
     assert challenge.outcome == "unknown" and not challenge.proven
     assert challenge.solution is None and challenge.difficulty == ""
     assert "no candidate of 2031-05-10 blondes-and-brunettes proven winnable" in caplog.text
+
+
+# -- the ladder of budgets (games.solver.ladder) -----------------------------------------------
+
+BLONDES = "blondes-and-brunettes"
+
+
+def laddered(
+    monkeypatch: pytest.MonkeyPatch, won: set[tuple[int, int | None]]
+) -> list[tuple[int, int | None]]:
+    """The solver stands in: it proves won the (seed, positions) in ``won`` (positions None:
+    the full budget) and no other; each (seed, positions) asked comes back."""
+    asked: list[tuple[int, int | None]] = []
+
+    def stand_in(
+        slug: str, seed: int, *, pool: str = "daily", positions: int | None = None
+    ) -> challenges.Certificate:
+        asked.append((seed, positions))
+        figures = {"positions": 9, "seconds": 0.01}
+        if (seed, positions) in won:
+            return challenges.Certificate(slug, seed, "won", [{"type": "deal"}], figures, "easy")
+        return challenges.Certificate(slug, seed, "unknown", None, figures, "")
+
+    monkeypatch.setattr(challenges, "solve_seed", stand_in)
+    return asked
+
+
+@pytest.fixture
+def full_budget(settings: Any) -> None:
+    """The service's budget in positions (5,000,000), above every game's first rung."""
+    settings.DAILY_SOLVER_POSITIONS = 5_000_000
+    settings.DAILY_SOLVER_SECONDS = 600.0
+    settings.DAILY_SOLVER_CANDIDATES = 50
+
+
+def test_the_first_rung_proves_a_blondes_and_brunettes_deal_with_a_line_that_wins(
+    monkeypatch: pytest.MonkeyPatch, full_budget: None
+) -> None:
+    """The real solver, on the real budget: the day's first candidates on the rung only (20,000
+    positions), the first won among them dealt, its certificate kept as on the full budget."""
+    asked: list[tuple[Any, ...]] = []
+    real = challenges.certify.solve_seed
+
+    def counted(*args: Any) -> dict[str, Any]:
+        asked.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(challenges.certify, "solve_seed", counted)
+    rung = ladder.first_rung(BLONDES, 5_000_000)
+    challenge, _ = challenges.prepare(DAY, BLONDES)
+    challenge.refresh_from_db()
+    assert challenge.outcome == "proven" and challenge.proven
+    assert challenge.candidate < ladder.FIRST_CANDIDATES
+    seeds = [days.daily_seed(DAY, BLONDES, n) for n in range(challenge.candidate + 1)]
+    assert asked == [(BLONDES, seed, rung, 600.0) for seed in seeds], "never the full budget"
+    assert challenge.deal.seed == seeds[-1]
+    assert replays_to_a_win(BLONDES, challenge.deal.seed, challenge.solution)
+    assert 0 < challenge.solver["positions"] <= rung
+    won = Answer("won", [], challenge.solver["positions"])
+    assert challenge.difficulty == difficulty(BLONDES, won), "read from the positions to the win"
+
+
+def test_when_no_candidate_is_won_on_the_first_rung_each_is_searched_on_the_full_budget(
+    monkeypatch: pytest.MonkeyPatch, full_budget: None
+) -> None:
+    rung = ladder.first_rung(BLONDES, 5_000_000)
+    seeds = [days.daily_seed(DAY, BLONDES, n) for n in range(50)]
+    # Candidate 30 would win on the rung, but lies past the rung's first candidates.
+    asked = laddered(monkeypatch, {(seeds[1], None), (seeds[30], rung)})
+    challenge, _ = challenges.prepare(DAY, BLONDES)
+    on_rung = [(seed, rung) for seed in seeds[: ladder.FIRST_CANDIDATES]]
+    assert asked == [*on_rung, (seeds[0], None), (seeds[1], None)]
+    assert (challenge.candidate, challenge.deal.seed, challenge.proven) == (1, seeds[1], True)
+
+
+@pytest.mark.parametrize("slug", ["grandfathers-clock", "selective-castle", "gold-mine"])
+def test_a_game_without_a_first_rung_searches_each_candidate_on_the_full_budget_as_before(
+    monkeypatch: pytest.MonkeyPatch, full_budget: None, slug: str
+) -> None:
+    seeds = [days.daily_seed(DAY, slug, n) for n in range(3)]
+    asked = laddered(monkeypatch, {(seeds[2], None)})
+    challenge, _ = challenges.prepare(DAY, slug)
+    assert asked == [(seed, None) for seed in seeds]
+    assert challenge.candidate == 2 and challenge.proven
 
 
 def test_the_solvers_answer_is_memoized_per_deal_and_budget(
