@@ -2,14 +2,22 @@
 
     .venv/bin/python -m bench.solver_bench [GAME ...] [--deals 200] [--seconds 10]
         [--positions 5000000] [--from 0] [--out DIR] [--read DIR] [--reference]
-        [--speed N] [--speed-positions 30000]
+        [--rung N] [--speed N] [--speed-positions 30000]
 
 For each game it solves deals ``--from`` .. ``--from + --deals - 1`` (each seed is a shuffled
 deal like any other) and prints positions per second, the median and 95th percentile time to
 an answer (a deal left unknown counts as the whole budget, so those figures are then a floor),
 the share answered (won or proven lost) within 10 s, and how long a daily challenge takes to
-prepare: taking the deals in turn as a day's candidates, the time spent from each deal until
-the first won one, median over every starting deal.
+prepare: taking the deals from each one on as a day's candidates, the seconds the daily's
+own ladder of budgets (``games.solver.ladder.climb``, the code ``games.daily.challenges``
+runs) spends until it takes a won one: where the game has a first rung below the budget, each
+of the first 20 candidates searched within the rung's positions (each deal is solved on the
+rung once, and those seconds count), then, when none is won, every candidate on the full
+budget (these runs' answers); median (``prep s``) and 95th percentile (``prep p95``) over
+every starting deal that reaches a won one. ``flat s`` is the median without the rung, every
+candidate on the full budget (what a day cost before the ladder). ``--rung N`` tries another
+first rung than the game's (0: none). ``--read`` has no rung answers: a game whose rung is
+below the run's budget shows ``n/a`` there.
 
 ``--out DIR`` writes each deal's answer as a line of ``DIR/<game>.jsonl`` (seed, outcome,
 positions, seconds, length), appending, so a long run can be resumed with ``--from``;
@@ -25,34 +33,41 @@ with the same position counts.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import statistics
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from games.rules import VARIANTS, get_variant
 from games.solver import LOST, UNKNOWN, WON, Budget, solve
+from games.solver.ladder import climb, first_rung
 from games.solver.winnability import compressed, result_lines
 
 ANSWERED_WITHIN_S = 10.0
 
 
+def solve_deal(slug: str, seed: int, budget: Budget, reference: bool = False) -> dict[str, object]:
+    variant = get_variant(slug)
+    answer = solve(variant, variant.deal(seed), budget, reference=reference)
+    return {
+        "seed": seed,
+        "outcome": answer.outcome,
+        "positions": answer.positions,
+        "seconds": round(answer.seconds, 4),
+        "length": len(answer.moves) if answer.moves is not None else None,
+    }
+
+
 def solve_deals(
     slug: str, seeds: range, budget: Budget, out: Path | None = None, reference: bool = False
 ) -> list[dict[str, object]]:
-    variant = get_variant(slug)
     rows = []
     for seed in seeds:
-        answer = solve(variant, variant.deal(seed), budget, reference=reference)
-        row = {
-            "seed": seed,
-            "outcome": answer.outcome,
-            "positions": answer.positions,
-            "seconds": round(answer.seconds, 4),
-            "length": len(answer.moves) if answer.moves is not None else None,
-        }
+        row = solve_deal(slug, seed, budget, reference)
         rows.append(row)
         if out is not None:
             with out.open("a") as file:
@@ -107,7 +122,45 @@ def preparation_seconds(rows: list[dict[str, object]]) -> list[float]:
     return times
 
 
-def figures(slug: str, rows: list[dict[str, object]]) -> str:
+@dataclass(frozen=True)
+class _Answered:
+    outcome: str
+
+
+def ladder_seconds(
+    slug: str,
+    rows: list[dict[str, object]],
+    on_rung: Callable[[int], dict[str, object]],
+    positions: int,
+    rung: int | None = None,
+) -> list[float]:
+    """From each deal, the seconds the daily's ladder (``climb``) spends until it takes a won
+    deal, the deals from it on as the day's candidates: a deal's answer on the full budget is
+    its row, on the rung ``on_rung(seed)``'s; a start that reaches no won deal is left out."""
+    full = {int(row["seed"]): row for row in rows}  # type: ignore[call-overload]
+    seeds = list(full)
+    times = []
+    for start in range(len(seeds)):
+        spent = 0.0
+
+        def answer(seed: int, on: int | None) -> _Answered:
+            nonlocal spent
+            row = full[seed] if on is None else on_rung(seed)
+            spent += float(row["seconds"])  # type: ignore[arg-type]
+            return _Answered(str(row["outcome"]))
+
+        if climb(slug, seeds[start:], answer, positions, rung=rung).won is not None:
+            times.append(spent)
+    return times
+
+
+def _no_rung(seed: int) -> dict[str, object]:
+    raise AssertionError("a ladder without a rung asks for no rung answer")
+
+
+def figures(slug: str, rows: list[dict[str, object]], prepare: list[float] | None = None) -> str:
+    """The figures of a game's run; ``prepare``: the ladder's preparation times (None: the
+    run cannot tell them, ``n/a``)."""
     n = len(rows)
     count = {outcome: sum(row["outcome"] == outcome for row in rows) for outcome in (WON, LOST)}
     unknown = n - count[WON] - count[LOST]
@@ -117,18 +170,24 @@ def figures(slug: str, rows: list[dict[str, object]]) -> str:
         row["outcome"] != UNKNOWN and float(row["seconds"]) <= ANSWERED_WITHIN_S  # type: ignore[arg-type]
         for row in rows
     )
-    prepare = preparation_seconds(rows)
-    prepared = f"{statistics.median(prepare):8.1f}" if prepare else "     n/a"
+    flat = preparation_seconds(rows)
     return (
         f"{slug:22s} {n:5d} {count[WON]:5d} {count[LOST]:5d} {unknown:5d} "
         f"{positions / max(sum(seconds), 1e-9):9,.0f} {statistics.median(seconds):7.2f} "
-        f"{percentile(seconds, 0.95):7.2f} {100 * within / n:7.1f}% {prepared}"
+        f"{percentile(seconds, 0.95):7.2f} {100 * within / n:7.1f}% "
+        f"{_seconds(prepare, statistics.median)} "
+        f"{_seconds(prepare, lambda times: percentile(times, 0.95))} "
+        f"{_seconds(flat, statistics.median)}"
     )
+
+
+def _seconds(times: list[float] | None, of: Callable[[list[float]], float]) -> str:
+    return f"{of(times):9.2f}" if times else f"{'n/a':>9s}"
 
 
 HEADER = (
     f"{'game':22s} {'deals':>5s} {'won':>5s} {'lost':>5s} {'unkn':>5s} {'pos/s':>9s} "
-    f"{'p50 s':>7s} {'p95 s':>7s} {'<=10 s':>8s} {'prep s':>8s}"
+    f"{'p50 s':>7s} {'p95 s':>7s} {'<=10 s':>8s} {'prep s':>9s} {'prep p95':>9s} {'flat s':>9s}"
 )
 
 
@@ -153,6 +212,9 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
         "--speed", type=int, default=0, help="first compare both searches' speed on N deals"
     )
     parser.add_argument("--speed-positions", type=int, default=30_000)
+    parser.add_argument(
+        "--rung", type=int, help="the first rung's positions instead of the game's (0: none)"
+    )
     args = parser.parse_args(argv)
     games = args.games or list(VARIANTS)
     if args.speed and not args.read:
@@ -172,6 +234,14 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
             if not path.exists() and not compressed(path).exists():
                 continue
             rows = read_rows(path)
+            # The run's budget, as far as its rows tell (its unknown deals spent it all).
+            positions = max(int(row["positions"]) for row in rows)  # type: ignore[call-overload]
+        else:
+            positions = args.positions
+        rung = first_rung(slug, positions) if args.rung is None else args.rung
+        rung = rung if rung and rung < positions else None
+        if args.read:
+            prepare = None if rung else ladder_seconds(slug, rows, _no_rung, positions, rung=0)
         else:
             target = None
             if args.out:
@@ -181,8 +251,19 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
             seeds = range(args.first, args.first + args.deals)
             budget = Budget(args.positions, args.seconds)
             rows = solve_deals(slug, seeds, budget, target, reference=args.reference)
-            out(f"  ({slug}: {time.perf_counter() - started:.0f} s)")
-        out(figures(slug, rows))
+            solved = time.perf_counter()
+            on_rung = functools.partial(
+                solve_deal, slug, budget=Budget(rung or 0, args.seconds), reference=args.reference
+            )
+            prepare = ladder_seconds(
+                slug, rows, functools.cache(on_rung), args.positions, rung=rung or 0
+            )
+            said = f"first rung {rung:,d} positions" if rung else "no first rung"
+            out(
+                f"  ({slug}: {solved - started:.0f} s; {said}, "
+                f"{time.perf_counter() - solved:.0f} s more on it)"
+            )
+        out(figures(slug, rows, prepare))
     return 0
 
 

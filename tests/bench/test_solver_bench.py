@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from bench.solver_bench import main, preparation_seconds
+from bench.solver_bench import ladder_seconds, main, preparation_seconds
 from games.solver.winnability import store
 
 
@@ -36,3 +36,45 @@ def test_a_days_preparation_runs_from_each_deal_to_the_first_won_one():
         {"outcome": "unknown", "seconds": 10.0},
     ]
     assert preparation_seconds(rows) == [11.0, 1.0, 2.5, 0.5]
+
+
+def test_a_days_preparation_on_the_ladder_counts_the_rung_then_the_full_budget():
+    """The daily's own ladder (games.solver.ladder): from each deal, its first candidates on
+    the rung (each deal's rung answer), then every one on the full budget (the run's rows)."""
+    rows = [
+        {"seed": 0, "outcome": "unknown", "seconds": 10.0},
+        {"seed": 1, "outcome": "won", "seconds": 3.0},
+        {"seed": 2, "outcome": "unknown", "seconds": 10.0},
+        {"seed": 3, "outcome": "won", "seconds": 2.0},
+    ]
+    on_rung = {
+        0: {"outcome": "unknown", "seconds": 0.25},
+        1: {"outcome": "unknown", "seconds": 0.25},  # won past the rung only
+        2: {"outcome": "unknown", "seconds": 0.25},
+        3: {"outcome": "won", "seconds": 0.5},
+    }
+    asked: list[int] = []
+
+    def rung_answer(seed: int) -> dict[str, object]:
+        asked.append(seed)
+        return on_rung[seed]
+
+    times = ladder_seconds("blondes-and-brunettes", rows, rung_answer, 5_000_000)
+    assert times == [1.25, 1.0, 0.75, 0.5]
+    assert ladder_seconds("blondes-and-brunettes", rows, rung_answer, 5_000_000, rung=0) == (
+        preparation_seconds(rows)
+    ), "without the rung: every candidate on the full budget, as before the ladder"
+    assert ladder_seconds("gold-mine", rows, rung_answer, 5_000_000) == preparation_seconds(rows)
+    assert len(asked) == 10, "the rung asked only of a game that has one"
+
+
+def test_a_run_of_a_game_with_a_first_rung_says_its_preparation_on_the_ladder(tmp_path):
+    printed: list[str] = []
+    argv = ["blondes-and-brunettes", "--deals", "4", "--positions", "30000", "--out", str(tmp_path)]
+    assert main(argv, printed.append) == 0
+    assert "first rung 20,000 positions" in printed[-2]
+    prep, p95, flat = printed[-1].split()[-3:]
+    assert float(prep) <= float(p95) and float(flat) >= 0
+    again: list[str] = []
+    assert main(["--read", str(tmp_path)], again.append) == 0
+    assert again[-1].split()[-3:-1] == ["n/a", "n/a"], "a run's rows hold no rung answers"
