@@ -31,6 +31,9 @@ enum { SAFE_AWAY, SAFE_ALTERNATE, SAFE_ANY_SUIT };
 #define MAXMOVES 1024
 #define MAXKEY (2 + 2 * MAXP + MAXC)
 #define RUN 13
+/* Cards are copied 16 bytes at a time (copy_cards), which may read and write up to 15 bytes
+ * past a pile's cards: every buffer they are copied into or out of has that much to spare. */
+#define SLACK 16
 
 static inline int rank_of(int c) { return c % 13 + 1; }
 static inline int suit_of(int c) { return c / 13; }
@@ -73,7 +76,7 @@ typedef struct {
     int fold_deals;
     uint8_t keycard[52];
     uint8_t tfits[52][52], gfits[52][52], ffits[52][52];
-    uint8_t follows_n[52], follows[52][52]; /* the cards ffits puts on each card */
+    uint64_t follows_bits[52]; /* the cards ffits puts on each card, one bit a card */
     int ntab, tab_idx[MAXP];
     int nfnd, fnd_idx[MAXP];
     int nfixed, fixed_idx[MAXP];
@@ -87,6 +90,7 @@ typedef struct {
     int base;
     uint8_t n[MAXP], down[MAXP];
     uint8_t c[MAXP][MAXC];
+    uint8_t slack[SLACK]; /* what copy_cards may write past the last pile's cards */
 } Pos;
 
 typedef struct {
@@ -96,6 +100,12 @@ typedef struct {
 #define DEAL_S 255
 
 /* -- positions ------------------------------------------------------------------------ */
+
+/* n cards from src to dst in 16-byte blocks (a few cards a pile: cheaper than memcpy's
+ * general copy), so up to 15 bytes more on either side: see SLACK. */
+static inline void copy_cards(uint8_t *dst, const uint8_t *src, int n) {
+    for (int j = 0; j < n; j += 16) memcpy(dst + j, src + j, 16);
+}
 
 static int unpack(const Rules *r, const uint8_t *b, Py_ssize_t len, Pos *p) {
     Py_ssize_t k = 1;
@@ -123,33 +133,45 @@ static int pack(const Rules *r, const Pos *p, uint8_t *out) {
     for (int i = 0; i < r->np; i++) {
         out[k++] = p->n[i];
         out[k++] = p->down[i];
-        memcpy(out + k, p->c[i], p->n[i]);
+        copy_cards(out + k, p->c[i], p->n[i]);
         k += p->n[i];
     }
     return k;
 }
 
-static int pile_cmp(const Pos *p, int a, int b) {
-    if (p->n[a] != p->n[b]) return p->n[a] < p->n[b] ? -1 : 1;
-    if (p->down[a] != p->down[b]) return p->down[a] < p->down[b] ? -1 : 1;
-    return memcmp(p->c[a], p->c[b], p->n[a]);
+/* Piles sort by card count, then face-down count, then cards bottom to top as bytes. A
+ * pile's first six bytes of that, as one number, settle most comparisons at once; piles of
+ * the same count whose numbers are equal compare the rest of their cards. */
+static inline uint64_t pile_prefix(const Pos *p, int i) {
+    int n = p->n[i], m = n < 6 ? n : 6;
+    uint64_t v = (uint64_t)n << 56 | (uint64_t)p->down[i] << 48;
+    for (int j = 0; j < m; j++) v |= (uint64_t)p->c[i][j] << (40 - 8 * j);
+    return v;
 }
 
+/* Sorts idx[0..n) by pile, stably (an insertion sort: a handful of piles). */
 static void sort_piles(const Pos *p, int *idx, int n) {
+    uint64_t pre[MAXP];
+    for (int i = 0; i < n; i++) pre[i] = pile_prefix(p, idx[i]);
     for (int i = 1; i < n; i++) {
         int v = idx[i], j = i - 1;
-        while (j >= 0 && pile_cmp(p, idx[j], v) > 0) {
+        uint64_t pv = pre[i];
+        while (j >= 0 && (pre[j] > pv ||
+                          (pre[j] == pv && p->n[v] > 6 &&
+                           memcmp(p->c[idx[j]] + 6, p->c[v] + 6, p->n[v] - 6) > 0))) {
             idx[j + 1] = idx[j];
+            pre[j + 1] = pre[j];
             j--;
         }
         idx[j + 1] = v;
+        pre[j + 1] = pv;
     }
 }
 
 static int put_pile(const Pos *p, int i, uint8_t *out, int k) {
     out[k++] = p->n[i];
     out[k++] = p->down[i];
-    memcpy(out + k, p->c[i], p->n[i]);
+    copy_cards(out + k, p->c[i], p->n[i]);
     return k + p->n[i];
 }
 
@@ -186,12 +208,14 @@ static int canonical_key(const Rules *r, const Pos *p, uint8_t *out) {
 
 /* -- rules ---------------------------------------------------------------------------- */
 
-static int run_length(const BuildRule *g, const Pos *p, int s, int limit) {
+/* How many top cards of pile s (at most limit) run under the group's rule (r->gfits, which
+ * build_fits filled: nothing fits when the game has no group). */
+static int run_length(const Rules *r, const Pos *p, int s, int limit) {
     int n = p->n[s];
     const uint8_t *c = p->c[s];
     int len;
     len = (n && limit) ? 1 : 0;
-    while (len < limit && n - len - 1 >= 0 && build_fits(g, c[n - len], c[n - len - 1]))
+    while (len < limit && n - len - 1 >= 0 && r->gfits[c[n - len]][c[n - len - 1]])
         len++;
     return len;
 }
@@ -209,7 +233,7 @@ static int legal(const Rules *r, const Pos *p, int s, int t, int count) {
     if (!n) return 0;
     if (count > 1 && (!r->grp.present || kt != K_TABLEAU || ks != K_TABLEAU)) return 0;
     if (count > n - p->down[s]) return 0;
-    if (count > 1 && run_length(&r->grp, p, s, count) < count) return 0;
+    if (count > 1 && run_length(r, p, s, count) < count) return 0;
     int card = p->c[s][n - count];
     int nt = p->n[t];
     if (kt == K_TABLEAU) {
@@ -245,27 +269,67 @@ static int deal_allowed(const Rules *r, const Pos *p) {
     return 1;
 }
 
+/* What a target pile takes in a position, worked out once per position by legal_moves as
+ * legal() would judge it: the target's top card (a tableau's or a foundation's), any card
+ * (an empty tableau pile, but a whole tableau pile; an empty foundation before the base rank
+ * is set), a card of one rank (an empty foundation), or nothing. */
+enum { T_NOTHING, T_ANY, T_EMPTY_TABLEAU, T_TABLEAU_TOP, T_FOUNDATION_TOP, T_RANK };
+
 /* Variant.legal_moves: per source pile, per count, the targets that want the card's rank
- * (pile order), then the open ones (pile order); the stock action last. */
+ * (pile order), then the open ones (pile order); the stock action last. The same moves as
+ * legal() on every (source, target, count), without asking it each time: a count at most
+ * the run run_length finds is a run, and counts above 1 only arise on a tableau with a group. */
 static int legal_moves(const Rules *r, const Pos *p, Move *out) {
+    int order[MAXP], take[MAXP], onto[MAXP], norder = 0;
+    for (int open = 0; open < 2; open++) {
+        for (int ti = 0; ti < r->ntgt; ti++) {
+            int t = r->tgt_idx[ti];
+            if (is_open_target(r, p, t) == open) order[norder++] = t;
+        }
+    }
+    for (int ti = 0; ti < r->ntgt; ti++) {
+        int t = r->tgt_idx[ti], nt = p->n[t];
+        onto[t] = nt ? p->c[t][nt - 1] : 0;
+        if (r->kind[t] == K_TABLEAU) {
+            take[t] = nt ? T_TABLEAU_TOP : T_EMPTY_TABLEAU;
+        } else if (!nt) {
+            take[t] = T_NOTHING;
+            if (r->fstart == START_ACE) {
+                take[t] = T_RANK;
+                onto[t] = 1;
+            } else if (r->fstart == START_BASE) {
+                take[t] = p->base == 0 ? T_ANY : T_RANK;
+                onto[t] = p->base;
+            }
+        } else {
+            take[t] = foundation_complete(r, p, t) ? T_NOTHING : T_FOUNDATION_TOP;
+        }
+    }
     int k = 0;
     for (int si = 0; si < r->nsrc; si++) {
         int s = r->src_idx[si], n = p->n[s];
         if (!n) continue;
+        int ks = r->kind[s], available = n - p->down[s];
         int movable = 1;
-        if (r->grp.present && r->kind[s] == K_TABLEAU)
-            movable = run_length(&r->grp, p, s, n - p->down[s]);
-        for (int count = 1; count <= movable; count++) {
-            for (int open = 0; open < 2; open++) {
-                for (int ti = 0; ti < r->ntgt; ti++) {
-                    int t = r->tgt_idx[ti];
-                    if (is_open_target(r, p, t) != open) continue;
-                    if (legal(r, p, s, t, count) && k < MAXMOVES) {
-                        out[k].s = (uint8_t)s;
-                        out[k].t = (uint8_t)t;
-                        out[k].count = (uint8_t)count;
-                        k++;
-                    }
+        if (r->grp.present && ks == K_TABLEAU) movable = run_length(r, p, s, available);
+        for (int count = 1; count <= movable && count <= available; count++) {
+            int card = p->c[s][n - count];
+            for (int oi = 0; oi < norder; oi++) {
+                int t = order[oi], kt = r->kind[t], ok;
+                if (t == s || !r->route[ks][kt] || (count > 1 && kt != K_TABLEAU)) continue;
+                switch (take[t]) {
+                case T_TABLEAU_TOP: ok = r->tfits[card][onto[t]]; break;
+                case T_FOUNDATION_TOP: ok = r->ffits[card][onto[t]]; break;
+                case T_EMPTY_TABLEAU: ok = !(count == n && ks == K_TABLEAU); break;
+                case T_RANK: ok = rank_of(card) == onto[t]; break;
+                case T_ANY: ok = 1; break;
+                default: ok = 0;
+                }
+                if (ok && k < MAXMOVES) {
+                    out[k].s = (uint8_t)s;
+                    out[k].t = (uint8_t)t;
+                    out[k].count = (uint8_t)count;
+                    k++;
                 }
             }
         }
@@ -286,7 +350,7 @@ static void turn_up(Pos *p, int i) {
 static void remove_run(const Rules *r, Pos *p, int i) {
     int n = p->n[i];
     if (n - p->down[i] >= RUN && rank_of(p->c[i][n - 1]) == 1 &&
-        run_length(&r->grp, p, i, RUN) == RUN) {
+        run_length(r, p, i, RUN) == RUN) {
         int d = r->discard;
         memcpy(p->c[d] + p->n[d], p->c[i] + n - RUN, RUN);
         p->n[d] += RUN;
@@ -494,21 +558,16 @@ static double evaluate(const Rules *r, const Weights *w, const Pos *p) {
     if (w->waste != 0 && r->waste >= 0) total -= w->waste * p->n[r->waste];
     if (w->reserve != 0 && r->reserve >= 0) total -= w->reserve * p->n[r->reserve];
     if (w->stock != 0 && r->stock >= 0) total += w->stock * p->n[r->stock];
-    uint8_t wanted[52];
-    int any_wanted = 0;
+    /* The cards a foundation takes next, one bit a card. */
+    uint64_t wanted = 0;
     if (w->buried != 0) {
-        memset(wanted, 0, sizeof wanted);
         int start = r->fstart == START_ACE ? 1 : r->fstart == START_BASE ? p->base : 0;
         for (int f = 0; f < r->nfnd; f++) {
             int i = r->fnd_idx[f];
             if (p->n[i]) {
-                if (!foundation_complete(r, p, i)) {
-                    int top = p->c[i][p->n[i] - 1];
-                    for (int f2 = 0; f2 < r->follows_n[top]; f2++)
-                        wanted[r->follows[top][f2]] = any_wanted = 1;
-                }
+                if (!foundation_complete(r, p, i)) wanted |= r->follows_bits[p->c[i][p->n[i] - 1]];
             } else if (start) {
-                for (int suit = 0; suit < 4; suit++) wanted[suit * 13 + start - 1] = any_wanted = 1;
+                for (int suit = 0; suit < 4; suit++) wanted |= 1ULL << (suit * 13 + start - 1);
             }
         }
     }
@@ -533,9 +592,9 @@ static double evaluate(const Rules *r, const Weights *w, const Pos *p) {
             run = 1;
         }
         total += w->runs * run * run;
-        if (any_wanted) {
+        if (wanted) {
             for (int j = 0; j < n; j++)
-                if (wanted[c[j]]) total -= w->buried * (n - 1 - j);
+                if (wanted >> c[j] & 1) total -= w->buried * (n - 1 - j);
         }
     }
     return total;
@@ -623,10 +682,15 @@ static HeapItem heap_pop(HeapVec *h) {
     return top;
 }
 
-/* The transposition table: open addressing over (hash, offset of the full key in keys). */
+/* The transposition table: open addressing over slots of (hash, offset of the full key in
+ * keys), side by side so that a probe reads one cache line. */
 typedef struct {
-    uint64_t *hash;
-    uint64_t *off;
+    uint64_t hash; /* 0: empty */
+    uint64_t off;
+} Slot;
+
+typedef struct {
+    Slot *slot;
     size_t cap, count;
     Bytes keys;
 } Table;
@@ -651,23 +715,16 @@ static uint64_t hash_bytes(const uint8_t *b, int n) {
 
 static int table_grow(Table *t) {
     size_t cap = t->cap ? t->cap * 2 : (1 << 12);
-    uint64_t *hash = calloc(cap, sizeof(uint64_t)), *off = malloc(cap * sizeof(uint64_t));
-    if (!hash || !off) {
-        free(hash);
-        free(off);
-        return -1;
-    }
+    Slot *slot = calloc(cap, sizeof(Slot));
+    if (!slot) return -1;
     for (size_t i = 0; i < t->cap; i++) {
-        if (!t->hash[i]) continue;
-        size_t j = t->hash[i] & (cap - 1);
-        while (hash[j]) j = (j + 1) & (cap - 1);
-        hash[j] = t->hash[i];
-        off[j] = t->off[i];
+        if (!t->slot[i].hash) continue;
+        size_t j = t->slot[i].hash & (cap - 1);
+        while (slot[j].hash) j = (j + 1) & (cap - 1);
+        slot[j] = t->slot[i];
     }
-    free(t->hash);
-    free(t->off);
-    t->hash = hash;
-    t->off = off;
+    free(t->slot);
+    t->slot = slot;
     t->cap = cap;
     return 0;
 }
@@ -677,16 +734,16 @@ static int table_add(Table *t, const uint8_t *key, int n) {
     if ((t->count + 1) * 2 > t->cap && table_grow(t)) return -1;
     uint64_t h = hash_bytes(key, n);
     size_t j = h & (t->cap - 1);
-    while (t->hash[j]) {
-        if (t->hash[j] == h) {
-            const uint8_t *stored = t->keys.data + t->off[j];
+    while (t->slot[j].hash) {
+        if (t->slot[j].hash == h) {
+            const uint8_t *stored = t->keys.data + t->slot[j].off;
             if (stored[0] == n && memcmp(stored + 1, key, n) == 0) return 0;
         }
         j = (j + 1) & (t->cap - 1);
     }
     if (bytes_reserve(&t->keys, n + 1)) return -1;
-    t->hash[j] = h;
-    t->off[j] = t->keys.len;
+    t->slot[j].hash = h;
+    t->slot[j].off = t->keys.len;
     t->keys.data[t->keys.len] = (uint8_t)n;
     memcpy(t->keys.data + t->keys.len + 1, key, n);
     t->keys.len += n + 1;
@@ -695,8 +752,7 @@ static int table_add(Table *t, const uint8_t *key, int n) {
 }
 
 static void table_free(Table *t) {
-    free(t->hash);
-    free(t->off);
+    free(t->slot);
     free(t->keys.data);
 }
 
@@ -770,7 +826,7 @@ static int expand(Search *x, int64_t node, Pos *p, Child *children) {
     uint8_t n_saved[MAXP], down_saved[MAXP];
     memcpy(n_saved, p->n, sizeof n_saved);
     memcpy(down_saved, p->down, sizeof down_saved);
-    uint8_t key[MAXKEY], packed[MAXKEY];
+    uint8_t key[MAXKEY + SLACK];
     int k = 0, hidden = 0;
     if (x->view_only)
         for (int i = 0; i < r->np; i++) hidden += p->down[i];
@@ -805,11 +861,11 @@ static int expand(Search *x, int64_t node, Pos *p, Child *children) {
             x->move.len--;
             x->state_off.len--;
         } else {
-            int pn = pack(r, p, packed);
-            if (bytes_reserve(&x->states, pn + 1)) return -(R_NOMEM + 1);
+            /* packed straight into the store, with room for SLACK past it (load) */
+            if (bytes_reserve(&x->states, 1 + MAXKEY + SLACK)) return -(R_NOMEM + 1);
+            int pn = pack(r, p, x->states.data + x->states.len + 1);
             x->state_off.data[child] = x->states.len;
             x->states.data[x->states.len] = (uint8_t)pn;
-            memcpy(x->states.data + x->states.len + 1, packed, pn);
             x->states.len += pn + 1;
             children[k].score = evaluate(r, &x->w, p);
             children[k].node = child;
@@ -827,9 +883,19 @@ static int expand(Search *x, int64_t node, Pos *p, Child *children) {
     return k;
 }
 
+/* A kept node's position: packed by the search itself, so not checked again as unpack
+ * checks what Python passes. */
 static void load(const Search *x, int64_t node, Pos *p) {
-    const uint8_t *b = x->states.data + x->state_off.data[node];
-    unpack(x->r, b + 1, b[0], p);
+    const uint8_t *b = x->states.data + x->state_off.data[node] + 1;
+    int k = 1;
+    p->base = b[0];
+    for (int i = 0; i < x->r->np; i++) {
+        int n = b[k];
+        p->n[i] = (uint8_t)n;
+        p->down[i] = b[k + 1];
+        copy_cards(p->c[i], b + k + 2, n);
+        k += 2 + n;
+    }
 }
 
 static int run_search(Search *x, const Pos *start) {
@@ -839,14 +905,13 @@ static int run_search(Search *x, const Pos *start) {
         x->won_node = 0;
         return R_WON;
     }
-    uint8_t key[MAXKEY], packed[MAXKEY];
+    uint8_t key[MAXKEY + SLACK];
     int kn = canonical_key(r, &p, key);
     if (r->fold_deals) key[kn++] = 0;
     if (table_add(&x->seen, key, kn) < 0) return R_NOMEM;
-    int pn = pack(r, &p, packed);
-    if (bytes_reserve(&x->states, pn + 1)) return R_NOMEM;
+    if (bytes_reserve(&x->states, 1 + MAXKEY + SLACK)) return R_NOMEM;
+    int pn = pack(r, &p, x->states.data + 1);
     x->states.data[0] = (uint8_t)pn;
-    memcpy(x->states.data + 1, packed, pn);
     x->states.len = pn + 1;
     if (U64Vec_push(&x->state_off, 0) || I32Vec_push(&x->parent, -1)) return R_NOMEM;
     Move none = {0, 0, 0};
@@ -986,7 +1051,7 @@ static int Rules_init(RulesObject *self, PyObject *args, PyObject *kwds) {
             r->tfits[a][b] = (uint8_t)build_fits(&r->tab, a, b);
             r->gfits[a][b] = (uint8_t)build_fits(&r->grp, a, b);
             r->ffits[a][b] = (uint8_t)build_fits(&r->fnd, a, b);
-            if (r->ffits[a][b]) r->follows[b][r->follows_n[b]++] = (uint8_t)a;
+            if (r->ffits[a][b]) r->follows_bits[b] |= 1ULL << a;
         }
     for (int i = 0; i < r->np; i++) {
         int k = r->kind[i], src = 0, tgt = 0;
@@ -1079,7 +1144,7 @@ static PyObject *Rules_successor(RulesObject *self, PyObject *args) {
     int s, t, count;
     Pos p;
     Move m;
-    uint8_t out[MAXKEY];
+    uint8_t out[MAXKEY + SLACK];
     if (!PyArg_ParseTuple(args, "O(iii)", &state, &s, &t, &count)) return NULL;
     if (get_pos(self, state, &p) || get_move(self, &p, s, t, count, &m)) return NULL;
     apply_move(&self->r, &p, m);
@@ -1088,7 +1153,7 @@ static PyObject *Rules_successor(RulesObject *self, PyObject *args) {
 
 static PyObject *Rules_key(RulesObject *self, PyObject *arg) {
     Pos p;
-    uint8_t out[MAXKEY];
+    uint8_t out[MAXKEY + SLACK];
     if (get_pos(self, arg, &p)) return NULL;
     return PyBytes_FromStringAndSize((const char *)out, canonical_key(&self->r, &p, out));
 }
