@@ -34,6 +34,7 @@ enum { SAFE_AWAY, SAFE_ALTERNATE, SAFE_ANY_SUIT };
 /* Cards are copied 16 bytes at a time (copy_cards), which may read and write up to 15 bytes
  * past a pile's cards: every buffer they are copied into or out of has that much to spare. */
 #define SLACK 16
+#define ALL_CARDS ((1ULL << 52) - 1)
 
 static inline int rank_of(int c) { return c % 13 + 1; }
 static inline int suit_of(int c) { return c / 13; }
@@ -77,6 +78,8 @@ typedef struct {
     uint8_t keycard[52];
     uint8_t tfits[52][52], gfits[52][52], ffits[52][52];
     uint64_t follows_bits[52]; /* the cards ffits puts on each card, one bit a card */
+    uint64_t tfits_bits[52];   /* the cards tfits puts on each card */
+    uint64_t rank_bits[14];    /* the four cards of each rank */
     int ntab, tab_idx[MAXP];
     int nfnd, fnd_idx[MAXP];
     int nfixed, fixed_idx[MAXP];
@@ -143,10 +146,12 @@ static int pack(const Rules *r, const Pos *p, uint8_t *out) {
  * pile's first six bytes of that, as one number, settle most comparisons at once; piles of
  * the same count whose numbers are equal compare the rest of their cards. */
 static inline uint64_t pile_prefix(const Pos *p, int i) {
-    int n = p->n[i], m = n < 6 ? n : 6;
-    uint64_t v = (uint64_t)n << 56 | (uint64_t)p->down[i] << 48;
-    for (int j = 0; j < m; j++) v |= (uint64_t)p->c[i][j] << (40 - 8 * j);
-    return v;
+    int n = p->n[i];
+    uint64_t cards;
+    memcpy(&cards, p->c[i], 8); /* within the pile's MAXC bytes; past n masked off below */
+    cards = __builtin_bswap64(cards) >> 16; /* the first six, the bottom card highest */
+    if (n < 6) cards &= ~((1ULL << (8 * (6 - n))) - 1);
+    return (uint64_t)n << 56 | (uint64_t)p->down[i] << 48 | cards;
 }
 
 /* Sorts idx[0..n) by pile, stably (an insertion sort: a handful of piles). */
@@ -269,18 +274,16 @@ static int deal_allowed(const Rules *r, const Pos *p) {
     return 1;
 }
 
-/* What a target pile takes in a position, worked out once per position by legal_moves as
- * legal() would judge it: the target's top card (a tableau's or a foundation's), any card
- * (an empty tableau pile, but a whole tableau pile; an empty foundation before the base rank
- * is set), a card of one rank (an empty foundation), or nothing. */
-enum { T_NOTHING, T_ANY, T_EMPTY_TABLEAU, T_TABLEAU_TOP, T_FOUNDATION_TOP, T_RANK };
-
 /* Variant.legal_moves: per source pile, per count, the targets that want the card's rank
  * (pile order), then the open ones (pile order); the stock action last. The same moves as
- * legal() on every (source, target, count), without asking it each time: a count at most
- * the run run_length finds is a run, and counts above 1 only arise on a tableau with a group. */
+ * legal() on every (source, target, count), without asking it each time: what each target
+ * takes is worked out once a position, as legal() judges it (the cards that fit on its top
+ * card, a rank on an empty foundation, any card), a count at most the run run_length finds is
+ * a run, and counts above 1 only arise on a tableau pile with a group. */
 static int legal_moves(const Rules *r, const Pos *p, Move *out) {
-    int order[MAXP], take[MAXP], onto[MAXP], norder = 0;
+    int order[MAXP], norder = 0;
+    uint64_t takes[MAXP]; /* the cards target t takes, one bit a card */
+    uint8_t empty_tableau[MAXP];
     for (int open = 0; open < 2; open++) {
         for (int ti = 0; ti < r->ntgt; ti++) {
             int t = r->tgt_idx[ti];
@@ -289,20 +292,19 @@ static int legal_moves(const Rules *r, const Pos *p, Move *out) {
     }
     for (int ti = 0; ti < r->ntgt; ti++) {
         int t = r->tgt_idx[ti], nt = p->n[t];
-        onto[t] = nt ? p->c[t][nt - 1] : 0;
+        empty_tableau[t] = 0;
         if (r->kind[t] == K_TABLEAU) {
-            take[t] = nt ? T_TABLEAU_TOP : T_EMPTY_TABLEAU;
+            /* an empty one takes any card but a whole tableau pile */
+            empty_tableau[t] = !nt;
+            takes[t] = nt ? r->tfits_bits[p->c[t][nt - 1]] : ALL_CARDS;
         } else if (!nt) {
-            take[t] = T_NOTHING;
-            if (r->fstart == START_ACE) {
-                take[t] = T_RANK;
-                onto[t] = 1;
-            } else if (r->fstart == START_BASE) {
-                take[t] = p->base == 0 ? T_ANY : T_RANK;
-                onto[t] = p->base;
-            }
+            takes[t] = 0;
+            if (r->fstart == START_ACE)
+                takes[t] = r->rank_bits[1];
+            else if (r->fstart == START_BASE)
+                takes[t] = p->base == 0 ? ALL_CARDS : r->rank_bits[p->base];
         } else {
-            take[t] = foundation_complete(r, p, t) ? T_NOTHING : T_FOUNDATION_TOP;
+            takes[t] = foundation_complete(r, p, t) ? 0 : r->follows_bits[p->c[t][nt - 1]];
         }
     }
     int k = 0;
@@ -315,17 +317,11 @@ static int legal_moves(const Rules *r, const Pos *p, Move *out) {
         for (int count = 1; count <= movable && count <= available; count++) {
             int card = p->c[s][n - count];
             for (int oi = 0; oi < norder; oi++) {
-                int t = order[oi], kt = r->kind[t], ok;
-                if (t == s || !r->route[ks][kt] || (count > 1 && kt != K_TABLEAU)) continue;
-                switch (take[t]) {
-                case T_TABLEAU_TOP: ok = r->tfits[card][onto[t]]; break;
-                case T_FOUNDATION_TOP: ok = r->ffits[card][onto[t]]; break;
-                case T_EMPTY_TABLEAU: ok = !(count == n && ks == K_TABLEAU); break;
-                case T_RANK: ok = rank_of(card) == onto[t]; break;
-                case T_ANY: ok = 1; break;
-                default: ok = 0;
-                }
-                if (ok && k < MAXMOVES) {
+                int t = order[oi], kt = r->kind[t];
+                if (!(takes[t] >> card & 1) || t == s || !r->route[ks][kt]) continue;
+                if (count > 1 && kt != K_TABLEAU) continue;
+                if (empty_tableau[t] && count == n && ks == K_TABLEAU) continue;
+                if (k < MAXMOVES) {
                     out[k].s = (uint8_t)s;
                     out[k].t = (uint8_t)t;
                     out[k].count = (uint8_t)count;
@@ -549,28 +545,77 @@ static int productive(const Rules *r, const Pos *p, Move *moves, int n) {
 
 typedef struct {
     double home, link, runs, face_down, buried, empty, waste, reserve, stock;
+    /* Every weight a whole number (as every game's are): then so is every term and every
+     * partial sum of the score, each exact in a double whatever the order of the sums, and
+     * evaluate counts in integers (the same score, sooner). */
+    int whole;
+    int64_t ihome, ilink, iruns, iface_down, iburied, iempty, iwaste, ireserve, istock;
 } Weights;
 
+/* The cards a foundation takes next, one bit a card (Evaluator.wanted). */
+static uint64_t wanted_cards(const Rules *r, const Pos *p) {
+    uint64_t wanted = 0;
+    int start = r->fstart == START_ACE ? 1 : r->fstart == START_BASE ? p->base : 0;
+    for (int f = 0; f < r->nfnd; f++) {
+        int i = r->fnd_idx[f];
+        if (p->n[i]) {
+            if (!foundation_complete(r, p, i)) wanted |= r->follows_bits[p->c[i][p->n[i] - 1]];
+        } else if (start) {
+            for (int suit = 0; suit < 4; suit++) wanted |= 1ULL << (suit * 13 + start - 1);
+        }
+    }
+    return wanted;
+}
+
+/* evaluate with whole weights: the same terms, counted in integers. */
+static int64_t evaluate_whole(const Rules *r, const Weights *w, const Pos *p) {
+    int64_t home = 0;
+    for (int i = 0; i < r->nhome; i++) home += p->n[r->home_idx[i]];
+    int64_t total = w->ihome * home;
+    if (r->waste >= 0) total -= w->iwaste * p->n[r->waste];
+    if (r->reserve >= 0) total -= w->ireserve * p->n[r->reserve];
+    if (r->stock >= 0) total += w->istock * p->n[r->stock];
+    uint64_t wanted = w->iburied ? wanted_cards(r, p) : 0;
+    int64_t empty = 0, down_total = 0, links = 0, squares = 0, buried = 0;
+    for (int ti = 0; ti < r->ntab; ti++) {
+        int i = r->tab_idx[ti], n = p->n[i], down = p->down[i];
+        const uint8_t *c = p->c[i];
+        if (!n) {
+            empty++;
+            continue;
+        }
+        down_total += down;
+        int run = 1;
+        for (int j = down + 1; j < n; j++) {
+            if (r->tfits[c[j]][c[j - 1]]) {
+                links++;
+                if (r->gfits[c[j]][c[j - 1]]) {
+                    run++;
+                    continue;
+                }
+            }
+            squares += run * run;
+            run = 1;
+        }
+        squares += run * run;
+        if (wanted) {
+            for (int j = 0; j < n; j++)
+                if (wanted >> c[j] & 1) buried += n - 1 - j;
+        }
+    }
+    return total + w->iempty * empty - w->iface_down * down_total + w->ilink * links +
+           w->iruns * squares - w->iburied * buried;
+}
+
 static double evaluate(const Rules *r, const Weights *w, const Pos *p) {
+    if (w->whole) return (double)evaluate_whole(r, w, p);
     int home = 0;
     for (int i = 0; i < r->nhome; i++) home += p->n[r->home_idx[i]];
     double total = w->home * home;
     if (w->waste != 0 && r->waste >= 0) total -= w->waste * p->n[r->waste];
     if (w->reserve != 0 && r->reserve >= 0) total -= w->reserve * p->n[r->reserve];
     if (w->stock != 0 && r->stock >= 0) total += w->stock * p->n[r->stock];
-    /* The cards a foundation takes next, one bit a card. */
-    uint64_t wanted = 0;
-    if (w->buried != 0) {
-        int start = r->fstart == START_ACE ? 1 : r->fstart == START_BASE ? p->base : 0;
-        for (int f = 0; f < r->nfnd; f++) {
-            int i = r->fnd_idx[f];
-            if (p->n[i]) {
-                if (!foundation_complete(r, p, i)) wanted |= r->follows_bits[p->c[i][p->n[i] - 1]];
-            } else if (start) {
-                for (int suit = 0; suit < 4; suit++) wanted |= 1ULL << (suit * 13 + start - 1);
-            }
-        }
-    }
+    uint64_t wanted = w->buried != 0 ? wanted_cards(r, p) : 0;
     for (int ti = 0; ti < r->ntab; ti++) {
         int i = r->tab_idx[ti], n = p->n[i], down = p->down[i];
         const uint8_t *c = p->c[i];
@@ -1045,6 +1090,7 @@ static int Rules_init(RulesObject *self, PyObject *args, PyObject *kwds) {
     r->key_discard = key_discard;
     r->safe_rule = safe_rule;
     r->fold_deals = fold_deals;
+    for (int c = 0; c < 52; c++) r->rank_bits[rank_of(c)] |= 1ULL << c;
     for (int c = 0; c < 52; c++) r->keycard[c] = (uint8_t)(key_colour ? red_of(c) * 13 + c % 13 : c);
     for (int a = 0; a < 52; a++)
         for (int b = 0; b < 52; b++) {
@@ -1052,6 +1098,7 @@ static int Rules_init(RulesObject *self, PyObject *args, PyObject *kwds) {
             r->gfits[a][b] = (uint8_t)build_fits(&r->grp, a, b);
             r->ffits[a][b] = (uint8_t)build_fits(&r->fnd, a, b);
             if (r->ffits[a][b]) r->follows_bits[b] |= 1ULL << a;
+            if (r->tfits[a][b]) r->tfits_bits[b] |= 1ULL << a;
         }
     for (int i = 0; i < r->np; i++) {
         int k = r->kind[i], src = 0, tgt = 0;
@@ -1194,6 +1241,23 @@ static int get_weights(PyObject *seq, Weights *w) {
     w->waste = v[6];
     w->reserve = v[7];
     w->stock = v[8];
+    int64_t whole[9];
+    w->whole = 1;
+    for (int i = 0; i < 9; i++) {
+        /* whole and small: every term and sum of a score then stays far below 2**53 */
+        if (!(v[i] >= -1048576.0 && v[i] <= 1048576.0) || v[i] != (double)(int64_t)v[i])
+            w->whole = 0;
+        whole[i] = w->whole ? (int64_t)v[i] : 0;
+    }
+    w->ihome = whole[0];
+    w->ilink = whole[1];
+    w->iruns = whole[2];
+    w->iface_down = whole[3];
+    w->iburied = whole[4];
+    w->iempty = whole[5];
+    w->iwaste = whole[6];
+    w->ireserve = whole[7];
+    w->istock = whole[8];
     return 0;
 }
 

@@ -18,9 +18,9 @@ import pytest
 from games.rules import VARIANTS, State, Variant, get_variant
 from games.solver import LOST, UNKNOWN, WON, Budget, line_wins, solve
 from games.solver import core as compiled
-from games.solver.evaluation import Evaluator
+from games.solver.evaluation import Evaluator, Weights
 from games.solver.search import _Search
-from games.solver.tactics import SETTINGS, Tactics
+from games.solver.tactics import SETTINGS, Pass, Tactics
 from tests.rules.helpers import position
 from tests.solver.helpers import lost_castle, played
 
@@ -101,6 +101,38 @@ def test_the_core_generates_the_engines_moves_and_successors_position_by_positio
     assert checked >= 5_000
     # Keys met more than once: the comparison above did compare equal positions.
     assert len(keys) < checked
+
+
+#: Weights with every term counting: whole numbers, which the core counts in integers (every
+#: game's are), and fractions, which it sums in floating point term by term as the evaluator
+#: does.
+WEIGHTS = (
+    Weights(home=100, link=2, runs=3, face_down=5, buried=3, empty=7, waste=4, reserve=6, stock=2),
+    Weights(
+        home=100.1,
+        link=2.3,
+        runs=0.7,
+        face_down=1.1,
+        buried=3.3,
+        empty=6.1,
+        waste=0.9,
+        reserve=1.3,
+        stock=0.1,
+    ),
+)
+
+
+@pytest.mark.parametrize("slug", SUPPORTED)
+def test_the_core_scores_positions_as_the_evaluator_with_whole_and_fractional_weights(slug):
+    variant = get_variant(slug)
+    core = compiled.Core(variant)
+    states = [s for seed in range(4) for s in random_play(variant, seed)] + hand_built(slug)
+    for weights in WEIGHTS:
+        settings, evaluator = Pass(weights), Evaluator(variant, weights)
+        for state in states:
+            assert core.score(state, settings) == evaluator.score(state), (
+                f"{slug}: {weights} {variant.state_to_json(state)}"
+            )
 
 
 #: Deals per game where both searches answer, and the budget of each (positions).
