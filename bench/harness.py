@@ -16,8 +16,9 @@ they cannot pick up a different database than the server's.
   before the fifth session, kept for comparison).
 - ``raise_open_files_limit``, ``event_loop_factory``: for clients holding many connections.
 - ``process_ticks``, ``machine_busy_ticks``, ``Snapshot``, ``resources_between``: CPU used by
-  the server's process group, this process and the machine over a window; ``group_rss``: the
-  server's memory; ``pg_counters``: the bench database's sessions and transactions.
+  the server's process group (and its descendants: the hint processes), this process and the
+  machine over a window; ``group_rss``: the server's memory; ``pg_counters``: the bench
+  database's sessions and transactions.
 """
 
 from __future__ import annotations
@@ -287,8 +288,9 @@ def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
 # -- resources: CPU and memory from /proc (no psutil), PostgreSQL's statistics ---------------
 
 
-def process_ticks() -> dict[int, tuple[int, int]]:
-    """pid -> (process group, user + system clock ticks), for every process we may read."""
+def process_ticks() -> dict[int, tuple[int, int, int]]:
+    """pid -> (process group, user + system clock ticks, parent), for every process we may
+    read."""
     ticks = {}
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
@@ -298,13 +300,24 @@ def process_ticks() -> dict[int, tuple[int, int]]:
                 fields = stat.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        ticks[int(entry.name)] = (int(fields[2]), int(fields[11]) + int(fields[12]))
+        ticks[int(entry.name)] = (int(fields[2]), int(fields[11]) + int(fields[12]), int(fields[1]))
     return ticks
 
 
+def in_group(processes: dict[int, tuple[int, int, int]], pgid: int) -> set[int]:
+    """The processes of a process group and their descendants. The server's hint processes
+    leave its group for a session of their own (``games.solver.children.own_cpu_group``), but
+    their CPU and memory are the server's."""
+    found = {pid for pid, (group, _, _) in processes.items() if group == pgid}
+    while more := {pid for pid, (_, _, parent) in processes.items() if parent in found} - found:
+        found |= more
+    return found
+
+
 def group_pids(pgid: int) -> list[int]:
-    """The processes of a process group (the server: its supervisor and its workers)."""
-    return sorted(pid for pid, (group, _) in process_ticks().items() if group == pgid)
+    """The processes of a process group and their descendants (the server: its supervisor,
+    its workers and their hint processes)."""
+    return sorted(in_group(process_ticks(), pgid))
 
 
 def process_rss(pid: int) -> int:
@@ -378,7 +391,7 @@ def pg_counters(
 class Snapshot:
     pg: tuple[int, int] | None = None
     at: float = field(default_factory=time.perf_counter)
-    processes: dict[int, tuple[int, int]] = field(default_factory=process_ticks)
+    processes: dict[int, tuple[int, int, int]] = field(default_factory=process_ticks)
     machine: tuple[int, int] = field(default_factory=machine_busy_ticks)
     client: float = field(default_factory=time.process_time)
 
@@ -398,9 +411,8 @@ class Resources:
 def resources_between(start: Snapshot, end: Snapshot, server_pgid: int) -> Resources:
     wall = end.at - start.at
     server_ticks = sum(
-        ticks - start.processes.get(pid, (pgid, 0))[1]
-        for pid, (pgid, ticks) in end.processes.items()
-        if pgid == server_pgid
+        end.processes[pid][1] - start.processes.get(pid, (0, 0, 0))[1]
+        for pid in in_group(end.processes, server_pgid)
     )
     busy = end.machine[0] - start.machine[0]
     total = end.machine[1] - start.machine[1]

@@ -87,6 +87,7 @@ from bench.harness import (
     Server,
     Snapshot,
     event_loop_factory,
+    in_group,
     launcher_description,
     percentile,
     prepare_database,
@@ -713,12 +714,12 @@ class Run:
 
 
 def per_process(start: Snapshot, end: Snapshot, pgid: int) -> dict[int, float]:
-    """pid -> cores used over the window, for each process of the server's group."""
+    """pid -> cores used over the window, for each process of the server's group and their
+    descendants (the hint processes)."""
     wall = end.at - start.at
     return {
-        pid: (ticks - start.processes.get(pid, (pgid, 0))[1]) / CLK_TCK / wall
-        for pid, (group, ticks) in end.processes.items()
-        if group == pgid
+        pid: (end.processes[pid][1] - start.processes.get(pid, (0, 0, 0))[1]) / CLK_TCK / wall
+        for pid in in_group(end.processes, pgid)
     }
 
 

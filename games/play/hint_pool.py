@@ -5,8 +5,9 @@ A hint's search keeps a core busy for up to ``HINT_SECONDS``. In the web process
 (the core releases the GIL) it still competed for the machine's cores with the requests as
 their equal: five hints a second raised the moves' p99 from about 30 ms to 60-140 ms
 (bench/README.md, "Moves while hints are asked"). Here each server process has
-``HINT_PROCESSES`` spawned children (``games.solver.children``) at nice 19: the kernel gives
-a core to a request first, and a hint the leftover.
+``HINT_PROCESSES`` spawned children (``games.solver.children``) at nice 19, each in a CPU
+scheduling group of its own at the lowest weight (``own_cpu_group``): the kernel gives a core
+to a request first, and a hint the leftover.
 
 The pool is bounded: at most ``IN_FLIGHT_PER_PROCESS`` searches per child are taken (running or
 waiting their turn). A hint asked past that, or while the pool's process is dead (killed, out
@@ -47,7 +48,9 @@ class HintProcesses:
     """``processes`` hint processes and their bounded share of searches in flight."""
 
     def __init__(self, processes: int) -> None:
-        self.executor: ProcessPoolExecutor = solver_pool(nice=NICE, max_workers=processes)
+        self.executor: ProcessPoolExecutor = solver_pool(
+            nice=NICE, max_workers=processes, own_group=True
+        )
         self.slots = threading.BoundedSemaphore(IN_FLIGHT_PER_PROCESS * processes)
 
     def submit(self, *args: Any) -> Future | None:

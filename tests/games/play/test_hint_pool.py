@@ -61,6 +61,15 @@ def alive(pid: int) -> bool:
         return False
 
 
+def autogroups() -> bool:
+    """Whether this kernel shares the CPU between sessions' groups (Linux's autogroups)."""
+    try:
+        with open("/proc/sys/kernel/sched_autogroup_enabled") as enabled:
+            return enabled.read().strip() == "1" and os.path.exists("/proc/self/autogroup")
+    except OSError:
+        return False
+
+
 def nice_of(pid: int) -> int:
     with open(f"/proc/{pid}/stat") as stat:
         return int(stat.read().rsplit(")", 1)[1].split()[16])
@@ -77,6 +86,12 @@ def test_a_hint_is_searched_in_a_hint_process_at_the_lowest_priority(hint_proces
     (child,) = hint_pool.processes().pids()
     assert worked_out.pid == child != os.getpid()
     assert nice_of(child) == 19  # the lowest: a request always gets the core first
+    # In a session of its own, whose CPU group (Linux's autogroup, where there is one) has the
+    # lowest weight too: the child's CPU is not charged to the server's group.
+    assert os.getsid(child) == child != os.getsid(0)
+    if autogroups():
+        with open(f"/proc/{child}/autogroup") as group:
+            assert group.read().split()[-2:] == ["nice", "19"]
     # The hint this thread would have found, within the same positions.
     here = lookahead_hint(
         variant, variant.deal(7), seconds=20.0, positions=20 * lookahead.POSITIONS_PER_SECOND
