@@ -3,6 +3,7 @@ processes: what they are sent, and the rule-of-thumb hint when they cannot answe
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import random
@@ -26,14 +27,19 @@ from tests.solver.helpers import played
 pytestmark = pytest.mark.django_db
 
 
+#: The hints' cap in these tests: their positions as by default (``POSITIONS_PER_SECOND`` scaled
+#: down to match), their seconds far off. The hint process runs at the lowest priority: on a
+#: loaded machine it gets little CPU, and a cap of seconds would cut its search short.
+CAP_S = 600.0
+
+
 @pytest.fixture
 def hint_processes(settings: Any, monkeypatch: Any) -> Iterator[None]:
-    """One hint process, started by the test's first hint. The cap's positions as by default
-    over 20 s of it, its seconds far off: a loaded machine (the child runs at nice 19) cannot
-    cut a search short and turn a hint into the rule-of-thumb one."""
+    """One hint process, started by the test's first hint, on a cap of positions (``CAP_S``)."""
     settings.HINT_PROCESSES = 1
-    settings.HINT_SECONDS = 20.0
-    monkeypatch.setattr(lookahead, "POSITIONS_PER_SECOND", lookahead.POSITIONS_PER_SECOND // 20)
+    settings.HINT_SECONDS = CAP_S
+    per_second = round(lookahead.POSITIONS_PER_SECOND / CAP_S)
+    monkeypatch.setattr(lookahead, "POSITIONS_PER_SECOND", per_second)
     hint_pool.stop()
     yield
     kill_hint_processes()
@@ -45,7 +51,8 @@ def kill_hint_processes() -> list[int]:
     until they are gone; their ids."""
     pids = hint_pool.processes().pids()
     for pid in pids:
-        os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):  # already ended and reaped
+            os.kill(pid, signal.SIGKILL)
     for pid in pids:
         while alive(pid):
             time.sleep(0.01)
@@ -93,9 +100,8 @@ def test_a_hint_is_searched_in_a_hint_process_at_the_lowest_priority(hint_proces
         with open(f"/proc/{child}/autogroup") as group:
             assert group.read().split()[-2:] == ["nice", "19"]
     # The hint this thread would have found, within the same positions.
-    here = lookahead_hint(
-        variant, variant.deal(7), seconds=20.0, positions=20 * lookahead.POSITIONS_PER_SECOND
-    )
+    positions = round(CAP_S * lookahead.POSITIONS_PER_SECOND)
+    here = lookahead_hint(variant, variant.deal(7), seconds=CAP_S, positions=positions)
     assert worked_out.hint == here and here.source == "solver"
 
     answer = hint(client, game["id"]).json()
