@@ -67,10 +67,6 @@ class HintProcesses:
         future.add_done_callback(lambda _: self.slots.release())
         return future
 
-    def pids(self) -> list[int]:
-        """The ids of its processes started so far (they start with the first searches)."""
-        return sorted(self.executor._processes or {})  # the executor names none publicly
-
     def shutdown(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)
 

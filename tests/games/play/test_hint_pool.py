@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import multiprocessing
 import os
 import random
 import signal
@@ -41,15 +42,21 @@ def hint_processes(settings: Any, monkeypatch: Any) -> Iterator[None]:
     per_second = round(lookahead.POSITIONS_PER_SECOND / CAP_S)
     monkeypatch.setattr(lookahead, "POSITIONS_PER_SECOND", per_second)
     hint_pool.stop()
+    before.clear()
+    before.update(child.pid for child in multiprocessing.active_children())
     yield
-    kill_hint_processes()
+    kill_hint_processes(started_children())
     hint_pool.stop()
 
 
-def kill_hint_processes() -> list[int]:
-    """SIGKILL this process's hint processes (as the out-of-memory killer would), and wait
-    until they are gone; their ids."""
-    pids = hint_pool.processes().pids()
+#: This process's children before the test: what ``hint_children`` leaves out.
+before: set[int | None] = set()
+
+
+def kill_hint_processes(pids: list[int] | None = None) -> list[int]:
+    """SIGKILL the test's hint processes (as the out-of-memory killer would), or ``pids``, and
+    wait until they are gone; their ids."""
+    pids = hint_children() if pids is None else pids
     for pid in pids:
         with contextlib.suppress(ProcessLookupError):  # already ended and reaped
             os.kill(pid, signal.SIGKILL)
@@ -57,6 +64,27 @@ def kill_hint_processes() -> list[int]:
         while alive(pid):
             time.sleep(0.01)
     return pids
+
+
+def hint_children() -> list[int]:
+    """The hint processes the test started: this process's children started since the test
+    began (the public ``active_children``: the executor names its processes nowhere public),
+    at the hint processes' priority (one just spawned may not have set it yet: the test's
+    teardown kills every child it started), not killed and not yet reaped."""
+    return sorted(
+        child.pid
+        for child in multiprocessing.active_children()
+        if child.pid not in before and alive(child.pid) and nice_of(child.pid) == hint_pool.NICE
+    )
+
+
+def started_children() -> list[int]:
+    """Every child the test started, alive."""
+    return sorted(
+        child.pid
+        for child in multiprocessing.active_children()
+        if child.pid not in before and alive(child.pid)
+    )
 
 
 def alive(pid: int) -> bool:
@@ -90,7 +118,7 @@ def test_a_hint_is_searched_in_a_hint_process_at_the_lowest_priority(hint_proces
 
     worked_out = play_hints.work_out_hint(user=user, game_id=game["id"])
 
-    (child,) = hint_pool.processes().pids()
+    (child,) = hint_children()
     assert worked_out.pid == child != os.getpid()
     assert nice_of(child) == 19  # the lowest: a request always gets the core first
     # In a session of its own, whose CPU group (Linux's autogroup, where there is one) has the
@@ -193,5 +221,5 @@ def test_a_killed_hint_process_gives_the_rule_of_thumb_hint_then_a_new_one_searc
     again = hint(client, game["id"]).json()
     assert again["source"] == "solver"
     assert again["hints"] == 3
-    (child,) = hint_pool.processes().pids()
+    (child,) = hint_children()
     assert child != killed and alive(child)
