@@ -127,11 +127,7 @@ def choose(date: dt.date, slug: str) -> tuple[int, Certificate]:
 
     def solve(seed: int, rung: int | None) -> Certificate | None:
         try:
-            # The full budget asked as before (no ``positions``): a game without a rung
-            # solves exactly what it did.
-            return (
-                solve_seed(slug, seed) if rung is None else solve_seed(slug, seed, positions=rung)
-            )
+            return solve_seed(slug, seed, positions=rung)  # None: the full budget
         except SolverBug:  # a win the engine does not confirm: not this deal, try the next
             logger.exception("solving %s %s candidate %d failed", date, slug, seeds.index(seed))
             return None

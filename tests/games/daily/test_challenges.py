@@ -49,7 +49,9 @@ def proving(monkeypatch: pytest.MonkeyPatch, winnable: set[int] | None) -> list[
     by the line of Grandfather's Clock's candidate 0 and no other; the seeds asked come back."""
     asked: list[int] = []
 
-    def stand_in(slug: str, seed: int, *, pool: str = "daily") -> challenges.Certificate:
+    def stand_in(
+        slug: str, seed: int, *, pool: str = "daily", positions: int | None = None
+    ) -> challenges.Certificate:
         asked.append(seed)
         if winnable is None or seed in winnable:
             return challenges.Certificate(
@@ -366,10 +368,12 @@ def test_a_solver_bug_on_one_candidate_skips_it(
     proving(monkeypatch, None)
     stand_in = challenges.solve_seed
 
-    def buggy(slug: str, seed: int, *, pool: str = "daily") -> challenges.Certificate:
+    def buggy(
+        slug: str, seed: int, *, pool: str = "daily", positions: int | None = None
+    ) -> challenges.Certificate:
         if seed == first:
             raise SolverBug("a line that does not win")
-        return stand_in(slug, seed, pool=pool)
+        return stand_in(slug, seed, pool=pool, positions=positions)
 
     monkeypatch.setattr(challenges, "solve_seed", buggy)
     challenge, _ = challenges.prepare(DAY, "gold-mine")
@@ -381,7 +385,9 @@ def test_a_solver_that_cannot_run_stores_nothing(monkeypatch: pytest.MonkeyPatch
     """E.g. the server shutting down under the preparing thread: the day stays unprepared
     (the next pass prepares it), never dealt an unproven candidate."""
 
-    def shut_down(slug: str, seed: int, *, pool: str = "daily") -> challenges.Certificate:
+    def shut_down(
+        slug: str, seed: int, *, pool: str = "daily", positions: int | None = None
+    ) -> challenges.Certificate:
         raise RuntimeError("cannot schedule new futures after shutdown")
 
     monkeypatch.setattr(challenges, "solve_seed", shut_down)

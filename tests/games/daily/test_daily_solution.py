@@ -160,7 +160,9 @@ def leaks(content: bytes) -> list[str]:
 def test_the_certificate_reaches_nobody_before_the_day_has_closed(
     clock: DailyClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def stand_in(slug: str, seed: int, *, pool: str = "daily") -> challenges.Certificate:
+    def stand_in(
+        slug: str, seed: int, *, pool: str = "daily", positions: int | None = None
+    ) -> challenges.Certificate:
         return challenges.Certificate(slug, seed, "won", [MARKER] * 3, {"positions": 5}, "easy")
 
     monkeypatch.setattr(challenges, "solve_seed", stand_in)
