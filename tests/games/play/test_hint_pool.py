@@ -71,11 +71,7 @@ def hint_children() -> list[int]:
     began (the public ``active_children``: the executor names its processes nowhere public),
     at the hint processes' priority (one just spawned may not have set it yet: the test's
     teardown kills every child it started), not killed and not yet reaped."""
-    return sorted(
-        child.pid
-        for child in multiprocessing.active_children()
-        if child.pid not in before and alive(child.pid) and nice_of(child.pid) == hint_pool.NICE
-    )
+    return [pid for pid in started_children() if nice_of(pid) == hint_pool.NICE]
 
 
 def started_children() -> list[int]:
