@@ -76,3 +76,16 @@ class PlayerSettings(models.Model):
 
     def __str__(self) -> str:
         return f"Settings of {self.user_id}"
+
+
+class SpentConfirmationLink(models.Model):
+    """An email confirmation link that was followed (``accounts.services.confirm_email``), by
+    its digest: a link works once, even after its address is removed and the account has none
+    again. A row outlives its link by at most ``PASSWORD_RESET_TIMEOUT`` (a link older than that
+    is refused anyway), so it is removed then."""
+
+    digest = models.CharField(max_length=64, primary_key=True)
+    spent_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    def __str__(self) -> str:
+        return f"Confirmation link spent at {self.spent_at:%Y-%m-%d %H:%M}"

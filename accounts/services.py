@@ -7,6 +7,7 @@ also usable from scripts and other apps. Field-level rule violations raise DRF's
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,7 @@ from django.db import IntegrityError, transaction
 from django.dispatch import Signal
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from rest_framework.authtoken.models import Token
@@ -29,7 +31,7 @@ from rest_framework.exceptions import ValidationError
 
 from accounts import credentials, preferences
 from accounts.live import SignOut, schedule_sign_out, sign_in_tag_of
-from accounts.models import PlayerSettings, UserSession
+from accounts.models import PlayerSettings, SpentConfirmationLink, UserSession
 from accounts.selectors import (
     email_is_taken,
     reset_link_user,
@@ -135,7 +137,7 @@ def email_the_new_address(user: AbstractUser, email: str, site_url: str) -> None
         return
     if email_is_taken(email):  # an inactive account's: it keeps it, and is told nothing
         return
-    token = signing.dumps({"u": user.pk, "e": email}, salt=_CONFIRM_SALT, compress=True)
+    token = confirmation_token(user, email)
     body = render_to_string(
         "accounts/email_confirm_email.txt",
         {
@@ -147,12 +149,29 @@ def email_the_new_address(user: AbstractUser, email: str, site_url: str) -> None
     send_mail("Confirm your Patience email address", body, None, [email])
 
 
+def confirmation_token(user: AbstractUser, email: str) -> str:
+    """The signed token of the link that sets ``email`` on ``user``: bound to the account's
+    password and address as they are now (``_account_state``)."""
+    claim = {"u": user.pk, "e": email, "s": _account_state(user, email)}
+    return signing.dumps(claim, salt=_CONFIRM_SALT, compress=True)
+
+
+def _account_state(user: AbstractUser, email: str) -> str:
+    """A digest of what a confirmation link needs unchanged (as Django's password reset tokens
+    do): the password's hash, so a new password ends every link sent before it, and the
+    account's current address (none) with the one to confirm."""
+    value = f"{user.pk}\x00{user.password}\x00{user.email}\x00{email}"
+    return salted_hmac(_CONFIRM_SALT, value, algorithm="sha256").hexdigest()[::2]
+
+
 def confirm_email(*, token: str) -> AbstractUser:
-    """Set the address a sign-up's emailed link confirms. The link works while the account
-    has no address (so once), within ``PASSWORD_RESET_TIMEOUT``."""
+    """Set the address a sign-up's emailed link confirms. The link works once, within
+    ``PASSWORD_RESET_TIMEOUT``, while the account has no address and the password it was
+    sent with: its digest is kept as spent, so removing the address later does not make the
+    link work again."""
     try:
         claim = signing.loads(token, salt=_CONFIRM_SALT, max_age=settings.PASSWORD_RESET_TIMEOUT)
-        user_id, email = int(claim["u"]), str(claim["e"])
+        user_id, email, state = int(claim["u"]), str(claim["e"]), str(claim["s"])
     except (signing.BadSignature, KeyError, TypeError, ValueError):
         raise ServiceError("invalid_confirmation_link", INVALID_CONFIRMATION_LINK_MESSAGE) from None
     with transaction.atomic():
@@ -162,10 +181,11 @@ def confirm_email(*, token: str) -> AbstractUser:
             .filter(pk=user_id, is_active=True, email="")
             .first()
         )
-        if user is None:
+        if user is None or not constant_time_compare(state, _account_state(user, email)):
             raise ServiceError("invalid_confirmation_link", INVALID_CONFIRMATION_LINK_MESSAGE)
         if email_is_taken(email, except_user_id=user.pk):
             raise ValidationError({"email": [EMAIL_TAKEN_MESSAGE]})
+        _spend_confirmation_link(token)
         user.email = email
         try:
             with transaction.atomic():
@@ -173,6 +193,18 @@ def confirm_email(*, token: str) -> AbstractUser:
         except IntegrityError:
             raise ValidationError({"email": [EMAIL_TAKEN_MESSAGE]}) from None
     return user
+
+
+def _spend_confirmation_link(token: str) -> None:
+    """Mark the link spent (refused if it already is), and forget links too old to work."""
+    oldest = timezone.now() - dt.timedelta(seconds=settings.PASSWORD_RESET_TIMEOUT)
+    SpentConfirmationLink.objects.filter(spent_at__lt=oldest).delete()
+    digest = hashlib.sha256(token.encode()).hexdigest()
+    try:
+        with transaction.atomic():
+            SpentConfirmationLink.objects.create(digest=digest)
+    except IntegrityError:
+        raise ServiceError("invalid_confirmation_link", INVALID_CONFIRMATION_LINK_MESSAGE) from None
 
 
 def new_password_problems(password: str, *, username: str, email: str = "") -> list[str]:

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.core import signing
 from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
@@ -110,9 +109,7 @@ def test_a_confirmation_that_loses_the_race_for_an_address_is_refused_on_its_fie
     """The check passed (another account took the address just after it): the index refuses
     the save, and the answer names the address."""
     grace = User.objects.create_user("grace", password=PASSWORD)
-    token = signing.dumps(
-        {"u": grace.pk, "e": "ADA@example.com"}, salt="accounts.email-confirmation", compress=True
-    )
+    token = services.confirmation_token(grace, "ADA@example.com")
     monkeypatch.setattr(services, "email_is_taken", lambda email, **kw: False)
 
     error = assert_error(post(client, "email-confirm", {"token": token}), 400, "invalid")

@@ -95,6 +95,40 @@ def test_a_confirmation_link_works_once_and_a_forged_one_never() -> None:
     )
 
 
+def test_a_followed_link_stays_spent_after_the_address_is_removed_again(
+    client: Client,
+) -> None:
+    """The account has no address again (the player removed it, in the settings): the old
+    link, read by whoever has that mailbox now, must not set it back."""
+    sign_up("grace", "grace@example.com", client=client)
+    token = confirmation_token(mail.outbox[0])
+    assert post(Client(), "email-confirm", {"token": token}).status_code == 200
+    removed = client.patch(
+        url("me"), {"email": "", "password": PASSWORD}, content_type="application/json"
+    )
+    assert removed.status_code == 200, removed.content
+    assert User.objects.get(username="grace").email == ""
+
+    assert_error(
+        post(Client(), "email-confirm", {"token": token}), 400, "invalid_confirmation_link"
+    )
+    assert User.objects.get(username="grace").email == ""
+
+
+def test_a_confirmation_link_sent_before_a_password_change_never_works(client: Client) -> None:
+    sign_up("grace", "grace@example.com", client=client)
+    token = confirmation_token(mail.outbox[0])
+    changed = post(
+        client, "password", {"old_password": PASSWORD, "new_password": PASSWORD + "-new"}
+    )
+    assert changed.status_code == 204, changed.content
+
+    assert_error(
+        post(Client(), "email-confirm", {"token": token}), 400, "invalid_confirmation_link"
+    )
+    assert User.objects.get(username="grace").email == ""
+
+
 def test_a_confirmation_for_an_address_taken_since_is_refused(
     django_user_model: type[User],
 ) -> None:
