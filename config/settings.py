@@ -4,7 +4,10 @@ Defaults suit local development (SQLite, in-memory channel layer, DEBUG on); pro
 SECRET_KEY, DEBUG=0, ALLOWED_HOSTS, DATABASE_URL and REDIS_URL.
 """
 
+import math
 import os
+import zlib
+from collections import Counter
 from pathlib import Path
 from typing import TypeVar
 
@@ -58,10 +61,26 @@ def env_list(name: str, default: list[str]) -> list[str]:
 INSECURE_DEFAULT_SECRET_KEY = "django-insecure-patience-dev-only-do-not-use-in-production"
 
 # A production secret's least length and variety: the numbers of Django's own deployment check
-# (security.W009), which only warns; here the service refuses to start. `python -c "import
-# secrets; print(secrets.token_urlsafe(50))"` makes one.
+# (security.W009), which only warns; here the service refuses to start. Beyond them, a secret
+# must not be Django's generated development key (startproject's ``django-insecure-`` prefix)
+# and its estimated entropy (_entropy_bits) must reach SECRET_MIN_ENTROPY_BITS. Estimated: a
+# word repeated to the length, ``abcde`` * 10, 19 bits, ``patience-secret-`` * 4, 59; random
+# keys of MAKE_A_SECRET 320 or more, Django's get_random_secret_key() 215 or more, 50 random
+# hexadecimal digits 137 or more (the least of 3,000 of each).
 SECRET_MIN_LENGTH = 50
 SECRET_MIN_DISTINCT_CHARACTERS = 5
+SECRET_MIN_ENTROPY_BITS = 100
+MAKE_A_SECRET = 'python -c "import secrets; print(secrets.token_urlsafe(50))"'
+
+
+def _entropy_bits(secret: str) -> float:
+    """A rough estimate of the bits in ``secret``: its characters' Shannon entropy (few
+    different characters give little), counted only over what zlib cannot compress away
+    (a repeat is stored as a reference; 8 bytes of the output are the format's own)."""
+    data = secret.encode()
+    per_character = -sum(n / len(data) * math.log2(n / len(data)) for n in Counter(data).values())
+    left = min(len(data), len(zlib.compress(data, 9)) - 8)
+    return left * per_character
 
 
 def _weakness(secret: str) -> str | None:
@@ -70,6 +89,10 @@ def _weakness(secret: str) -> str | None:
         return f"it is shorter than {SECRET_MIN_LENGTH} characters"
     if len(set(secret)) < SECRET_MIN_DISTINCT_CHARACTERS:
         return f"it has fewer than {SECRET_MIN_DISTINCT_CHARACTERS} different characters"
+    if secret.startswith("django-insecure-"):
+        return "it is a Django development key (django-insecure-...)"
+    if _entropy_bits(secret) < SECRET_MIN_ENTROPY_BITS:
+        return "it is too predictable (a word repeated, or a pattern)"
     return None
 
 
@@ -81,7 +104,9 @@ if not DEBUG:
     if SECRET_KEY == INSECURE_DEFAULT_SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
     if weakness := _weakness(SECRET_KEY):
-        raise ImproperlyConfigured(f"SECRET_KEY is too weak for DEBUG off: {weakness}.")
+        raise ImproperlyConfigured(
+            f"SECRET_KEY is too weak for DEBUG off: {weakness}. Make one with: {MAKE_A_SECRET}"
+        )
 
 # The key of the daily challenges' seeds (games.daily), and of the HMAC each closed day
 # publishes: whoever knows it can compute every future daily deal. With DEBUG off it is a
@@ -94,7 +119,9 @@ if not DEBUG:
     if DAILY_SECRET == SECRET_KEY:
         raise ImproperlyConfigured("DAILY_SECRET must not be the SECRET_KEY.")
     if weakness := _weakness(DAILY_SECRET):
-        raise ImproperlyConfigured(f"DAILY_SECRET is too weak for DEBUG off: {weakness}.")
+        raise ImproperlyConfigured(
+            f"DAILY_SECRET is too weak for DEBUG off: {weakness}. Make one with: {MAKE_A_SECRET}"
+        )
 DAILY_SECRET = DAILY_SECRET or f"daily:{SECRET_KEY}"
 
 # "testserver" is the host Django's test client sends.

@@ -26,14 +26,17 @@ CONTROLLED = (
     "LEADERBOARD_PUSH_INTERVAL",
 )
 
-# What production is given: a SECRET_KEY Django's deployment check takes (50 characters or more,
-# 5 or more different ones) and a DAILY_SECRET of its own.
-STRONG_KEY = "k" * 30 + "-a-long-random-production-key-" + "z" * 20
+# What production is given: keys made as docs/production.md says (secrets.token_urlsafe(50)),
+# a DAILY_SECRET of its own.
+STRONG_KEY = "vcRs03T3VDMTd1zyexW_IOTDBmG1xBuczOddOGk42uO6Zh4u_d2p2yu7ybTe6uc7l7A"
 PRODUCTION = {
     "DEBUG": "0",
     "SECRET_KEY": STRONG_KEY,
-    "DAILY_SECRET": "d" * 20 + "-daily-key-" + "q" * 20,
+    "DAILY_SECRET": "CLcLEb_fk7CmeEwTkTXRbhy2J4231PS6pHLL93WKxwZSZjMcrZ1N4bjXbuyiKBF8LzY",
 }
+MAKE_ONE = 'Make one with: python -c "import secrets; print(secrets.token_urlsafe(50))"'
+# Django's startproject writes a key like this one (get_random_secret_key, prefixed).
+DJANGO_DEVELOPMENT_KEY = "django-insecure-q3%v8c@1x!k$^zr2j#n0w&b5m7p(h)t-y_u+e=f4s6d9g*a"
 
 PROBE = """
 import json
@@ -185,24 +188,55 @@ def test_debug_off_refuses_default_secret_key() -> None:
     assert "ImproperlyConfigured" in result.stderr
 
 
-@pytest.mark.parametrize(
-    ("key", "why"),
-    [
-        ("a-real-secret", "shorter than 50 characters"),
-        ("ab" * 40, "fewer than 5 different characters"),
-        ("abcd" * 20, "fewer than 5 different characters"),
-    ],
-)
+WEAK_SECRETS = [
+    ("a-real-secret", "shorter than 50 characters"),
+    ("ab" * 40, "fewer than 5 different characters"),
+    ("abcd" * 20, "fewer than 5 different characters"),
+    (DJANGO_DEVELOPMENT_KEY, "a Django development key"),
+    ("abcde" * 10, "too predictable"),  # a word repeated: 50 characters, 5 different ones
+    ("patience-secret-" * 4, "too predictable"),
+    ("0123456789" * 6, "too predictable"),
+]
+
+
+@pytest.mark.parametrize(("key", "why"), WEAK_SECRETS)
 def test_debug_off_refuses_a_weak_secret_key_naming_it(key: str, why: str) -> None:
     result = run_settings(**{**PRODUCTION, "SECRET_KEY": key})
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
     assert "SECRET_KEY" in result.stderr and why in result.stderr
+    assert MAKE_ONE in result.stderr
     assert key not in result.stderr  # a secret is never written to a log
 
 
-def test_debug_off_takes_a_secret_key_of_50_characters_and_5_different_ones() -> None:
-    assert load_settings(**{**PRODUCTION, "SECRET_KEY": "abcde" * 10})["DEBUG"] is False
+@pytest.mark.parametrize(("key", "why"), WEAK_SECRETS[3:])
+def test_debug_off_refuses_a_daily_secret_like_a_development_key_or_a_repeated_word(
+    key: str, why: str
+) -> None:
+    result = run_settings(**{**PRODUCTION, "DAILY_SECRET": key})
+    assert result.returncode != 0
+    assert "DAILY_SECRET" in result.stderr and why in result.stderr
+    assert MAKE_ONE in result.stderr
+    assert key not in result.stderr
+
+
+def test_debug_off_takes_random_keys_as_made_by_secrets_or_django() -> None:
+    """What the message says to run, 50 random hexadecimal digits, and Django's own random key
+    without startproject's prefix: each at least 50 characters of little pattern."""
+    script = (
+        "import secrets\n"
+        "from django.core.management.utils import get_random_secret_key\n"
+        "from config.settings import _weakness\n"
+        "for _ in range(200):\n"
+        "    for key in (secrets.token_urlsafe(50), secrets.token_hex(25),"
+        " get_random_secret_key()):\n"
+        "        assert _weakness(key) is None, _weakness(key)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO_ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert load_settings(**PRODUCTION)["DEBUG"] is False
 
 
 def test_debug_off_requires_a_daily_secret_of_its_own() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import signal
 import socket
@@ -40,8 +41,8 @@ def database_url(settings_dict: dict) -> str:
 
 def production_secret(name: str) -> str:
     """A secret strong enough for DEBUG off (config/settings.py: 50 characters or more, five
-    different ones or more), named after ``name``."""
-    return f"{name}-" + "0123456789abcdefghijklmnopqrstuvwxyz" * 2
+    different ones or more, no word repeated), the same for every process given ``name``."""
+    return hashlib.sha256(f"patience-tests:{name}".encode()).hexdigest()
 
 
 def production_env(settings_dict: dict, secret_key: str, **extra: str) -> dict[str, str]:
