@@ -11,6 +11,7 @@ import contextlib
 import json
 import logging
 import time
+from collections import OrderedDict
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -241,16 +242,27 @@ class GameConsumer(PatienceConsumer):
         await self.send_json({"type": "update", "game": event["game"]})
 
 
+class Board:
+    """A leaderboard's latest read in this process: when it started, and what it found."""
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.read_at = float("-inf")
+        self.ranking: list[tuple[int, dict[str, Any]]] = []
+
+
 class BoardCache:
     """One read of a leaderboard per process serves every watcher of it in that process.
 
     A watcher may reuse a read that started after its process first heard of the change it
-    wants to see (every watcher in the process hears of a change by the same id).
+    wants to see (every watcher in the process hears of a change by the same id). Only the
+    ``size`` boards used last are kept: anyone may open any day's board, and keeping every
+    one read (20,000 dates cost a worker 155-168 MB) would let a visitor fill the memory.
     """
 
-    def __init__(self) -> None:
-        self.entries: dict[tuple[str, str], tuple[float, list[tuple[int, dict[str, Any]]]]] = {}
-        self.locks: dict[tuple[str, str], asyncio.Lock] = {}
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self.boards: OrderedDict[tuple[str, str], Board] = OrderedDict()
         self.first_heard: dict[str, float] = {}
 
     def heard(self, change: str | None) -> float:
@@ -262,22 +274,31 @@ class BoardCache:
             self.first_heard = dict(list(self.first_heard.items())[-100:])
         return self.first_heard.setdefault(change, now)
 
+    def board(self, key: tuple[str, str]) -> Board:
+        """The board of ``key``, now the last used; the least recently used one beyond
+        ``size`` is dropped (a read under way on it still finishes, for its own watcher)."""
+        board = self.boards.get(key)
+        if board is None:
+            board = self.boards[key] = Board()
+            while len(self.boards) > self.size:
+                self.boards.popitem(last=False)
+        self.boards.move_to_end(key)
+        return board
+
     async def ranking(self, date: Any, variant: str, changed_at: float) -> list[tuple[int, dict]]:
-        key = (date.isoformat(), variant)
-        lock = self.locks.setdefault(key, asyncio.Lock())
-        async with lock:
-            cached = self.entries.get(key)
-            if cached and cached[0] >= changed_at:
-                return cached[1]
+        board = self.board((date.isoformat(), variant))
+        async with board.lock:
+            if board.read_at >= changed_at:
+                return board.ranking
             started = time.monotonic()
-            ranking = as_json(
+            board.ranking = as_json(
                 await database_sync_to_async(leaderboards.daily_ranking)(date, variant)
             )
-            self.entries[key] = (started, ranking)
-            return ranking
+            board.read_at = started
+            return board.ranking
 
 
-boards = BoardCache()
+boards = BoardCache(size=64)
 
 
 class LeaderboardConsumer(PatienceConsumer):
@@ -289,7 +310,11 @@ class LeaderboardConsumer(PatienceConsumer):
     async def connect(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]
         self.date, self.variant = kwargs["date"], kwargs["variant"]
-        if self.variant not in VARIANTS:
+        if self.variant not in VARIANTS or not await database_sync_to_async(
+            leaderboards.daily_board_exists
+        )(self.date, self.variant):
+            # Only days that have opened with this game's challenge: any other date would
+            # be a board of nothing, and one more entry in every process's cache.
             await self.refuse(NOT_FOUND)
             return
         self.user_id = getattr(self.scope.get("user"), "pk", None)

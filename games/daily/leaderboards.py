@@ -92,6 +92,17 @@ def daily_leader(date: dt.date, variant: str) -> responses.LeaderboardEntry | No
     return _entry(1, row) if row else None
 
 
+def daily_board_exists(date: dt.date, variant: str) -> bool:
+    """Whether the day has a board to watch: a day before today only if it has this game's
+    challenge (every day's is kept, so these are the days the service has run); today and
+    the days prepared ahead (``DAILY_PREPARE_DAYS``) always, their challenge being prepared
+    or to be opened, and their page saying when they open. No other date."""
+    today = days.today()
+    if date > today + dt.timedelta(days=int(settings.DAILY_PREPARE_DAYS)):
+        return False
+    return date >= today or DailyChallenge.objects.filter(date=date, variant=variant).exists()
+
+
 def daily_ranking(date: dt.date, variant: str) -> list[tuple[int, responses.LeaderboardEntry]]:
     """The whole day's ranking as (player id, entry), best first: for the live boards."""
     rows = ranked_attempts(date, variant).values(*LEADERBOARD_FIELDS)

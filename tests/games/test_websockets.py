@@ -6,6 +6,7 @@ In CI the channel layer is Redis (REDIS_URL), so these run against it; locally, 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 from typing import Any
 
@@ -20,6 +21,7 @@ from rest_framework.authtoken.models import Token
 from config.asgi import application
 from games import consumers
 from games.core import days
+from games.daily import challenges
 from games.daily import services as daily_services
 from games.play import hint_service as play_hints
 from games.play import services as play_services
@@ -363,6 +365,57 @@ def test_an_unknown_leaderboard_is_refused():
     scenario()
 
 
+def test_a_leaderboard_of_a_day_without_its_challenge_or_too_far_ahead_is_refused(settings):
+    """Anyone may open a board, but not of any date: each would be an entry in every server
+    process's cache (20,000 dates cost a process 155-168 MB)."""
+    today = days.today()
+    beyond = today + dt.timedelta(days=settings.DAILY_PREPARE_DAYS + 1)
+
+    @async_to_sync
+    async def scenario():
+        for date in (today - dt.timedelta(days=1), dt.date(2020, 1, 1), beyond):
+            _, refused = await connect(f"/ws/leaderboards/daily/{date}/gold-mine/", [ORIGIN])
+            assert refused == 4404, date
+
+    scenario()
+
+
+def test_a_past_days_board_is_served_while_its_challenge_is_kept():
+    yesterday = days.today() - dt.timedelta(days=1)
+    challenges.prepare(yesterday, "gold-mine")
+
+    @async_to_sync
+    async def scenario():
+        ws, board = await connect(f"/ws/leaderboards/daily/{yesterday}/gold-mine/", [ORIGIN])
+        assert board["type"] == "leaderboard" and board["date"] == yesterday.isoformat()
+        await ws.disconnect()
+        _, refused = await connect(
+            f"/ws/leaderboards/daily/{yesterday}/selective-castle/", [ORIGIN]
+        )
+        assert refused == 4404  # that day has no challenge of this game
+
+    scenario()
+
+
+def test_a_process_keeps_only_the_boards_watched_last(settings, monkeypatch):
+    """Today's board and the days prepared ahead, three boards, in a cache of two: the one
+    used least recently goes, and a board read again comes back."""
+    settings.DAILY_PREPARE_DAYS = 2
+    monkeypatch.setattr(consumers, "boards", consumers.BoardCache(size=2))
+    dates = [days.today() + dt.timedelta(days=n) for n in range(3)]
+
+    @async_to_sync
+    async def scenario():
+        for date in [*dates, dates[1]]:
+            ws, board = await connect(f"/ws/leaderboards/daily/{date}/gold-mine/", [ORIGIN])
+            assert board["type"] == "leaderboard"
+            await ws.disconnect()
+
+    scenario()
+    kept = list(consumers.boards.boards)
+    assert kept == [(dates[2].isoformat(), "gold-mine"), (dates[1].isoformat(), "gold-mine")]
+
+
 def test_a_change_during_a_board_read_still_reaches_the_watcher(player, settings, monkeypatch):
     """The board read for one change may finish after a second change committed: the
     watcher must get a board with the second change too, not keep the stale one."""
@@ -371,9 +424,13 @@ def test_a_change_during_a_board_read_still_reaches_the_watcher(player, settings
     attempt = daily_services.start_daily_attempt(user=player, date=today, variant_slug="gold-mine")
 
     class SlowBoards(consumers.BoardCache):
+        dawdling = asyncio.Event()
+
         async def ranking(self, date, variant, changed_at):
             ranking = await super().ranking(date, variant, changed_at)
-            await asyncio.sleep(0.4)  # read, then dawdle: meanwhile the board changes again
+            self.dawdling.set()
+            # A slow read is the case under test: meanwhile the board changes again.
+            await asyncio.sleep(0.4)
             return ranking
 
     @async_to_sync
@@ -381,9 +438,10 @@ def test_a_change_during_a_board_read_still_reaches_the_watcher(player, settings
         path = f"/ws/leaderboards/daily/{today.isoformat()}/gold-mine/"
         ws, first = await connect(path, [ORIGIN])
         assert first["results"][0]["moves"] == 0
-        monkeypatch.setattr(consumers, "boards", SlowBoards())
+        slow = SlowBoards()
+        monkeypatch.setattr(consumers, "boards", slow)
         await play(user=player, game_id=attempt.game.pk, move={"type": "deal"})
-        await asyncio.sleep(0.15)  # the read for the first deal is under way
+        await asyncio.wait_for(slow.dawdling.wait(), 5)  # the read for the first deal is done
         await play(user=player, game_id=attempt.game.pk, move={"type": "deal"})
         boards = []
         while not await ws.receive_nothing(timeout=1.5):
