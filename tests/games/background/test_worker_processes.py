@@ -262,7 +262,10 @@ def test_a_worker_killed_while_preparing_a_day_has_it_finished_by_another_once(
             if not first.says(f"prepared the {SLUGS[0]} challenge of {today}"):
                 return False
             # Only the first worker can be blocked by this connection (sessions that earlier
-            # tests left on the database, whatever they wait for, are not counted).
+            # tests left on the database, whatever they wait for, are not counted). ``held``
+            # stays in its transaction, where PostgreSQL would keep answering from the first
+            # read's snapshot of pg_stat_activity: each read clears it first.
+            held.execute("SELECT pg_stat_clear_snapshot()")
             waiting = held.execute(
                 "SELECT count(*) FROM pg_stat_activity WHERE %s = ANY(pg_blocking_pids(pid))"
                 " AND query LIKE %s",
@@ -271,6 +274,7 @@ def test_a_worker_killed_while_preparing_a_day_has_it_finished_by_another_once(
             return waiting == 1
 
         def sessions() -> str:
+            held.execute("SELECT pg_stat_clear_snapshot()")
             rows = held.execute(
                 "SELECT pid, state, wait_event_type, pg_blocking_pids(pid), left(query, 120)"
                 " FROM pg_stat_activity WHERE datname = current_database()"
