@@ -333,12 +333,35 @@ SETTINGS_CHANGES_PER_MINUTE = env_number("SETTINGS_CHANGES_PER_MINUTE", 60)
 # moved) for GUEST_TTL_DAYS is removed with its games by the worker's ``guests`` job.
 GUESTS_PER_ADDRESS_PER_HOUR = env_number("GUESTS_PER_ADDRESS_PER_HOUR", 60)
 GUEST_TTL_DAYS = env_number("GUEST_TTL_DAYS", 30)
-# The costly requests of play, per player (games.play.throttling); 0: no limit. A hint searches
-# for up to HINT_SECONDS of a worker's CPU (and one player's searches run one at a time); a
-# new game is a deal, a row and, winnable, a deal from the pool. Both are room for anyone
-# playing, not for a script.
+# The costly requests of play (games.play.throttling), per player AND per client address: a
+# request passes only when both have room; 0: no limit. A hint searches for up to HINT_SECONDS
+# of a hint process's CPU (one player's searches run one at a time, and at most
+# HINT_SEARCHES_PER_ADDRESS of one address's at once); a new game is a deal and a row (a daily
+# replay and a ranked attempt count as one); a winnable one is also a deal out of a pool the
+# solver fills slowly (WINNABLE_POOL_SIZE per game), and a player holds at most
+# UNPLAYED_WINNABLE_LIMIT of them with no move made. The per-player budgets are room for
+# anyone playing, not for a script; a guest gets GUEST_SHARE_PERCENT of an account's, and all
+# the guests made from one address share its one budget (GUESTS_PER_ADDRESS_PER_HOUR of them
+# no longer multiply it). An address's budget is a few players' worth: a class or an office
+# behind one NAT plays at once, and a crowd of guests gets no more (docs/production.md).
 HINTS_PER_MINUTE = env_number("HINTS_PER_MINUTE", 20)
+HINTS_PER_ADDRESS_PER_MINUTE = env_number("HINTS_PER_ADDRESS_PER_MINUTE", 60)
+HINT_SEARCHES_PER_ADDRESS = env_number("HINT_SEARCHES_PER_ADDRESS", 2)
 GAMES_CREATED_PER_MINUTE = env_number("GAMES_CREATED_PER_MINUTE", 30)
+GAMES_CREATED_PER_ADDRESS_PER_MINUTE = env_number("GAMES_CREATED_PER_ADDRESS_PER_MINUTE", 120)
+WINNABLE_GAMES_PER_HOUR = env_number("WINNABLE_GAMES_PER_HOUR", 20)
+WINNABLE_GAMES_PER_ADDRESS_PER_HOUR = env_number("WINNABLE_GAMES_PER_ADDRESS_PER_HOUR", 40)
+UNPLAYED_WINNABLE_LIMIT = env_number("UNPLAYED_WINNABLE_LIMIT", 3)
+GUEST_SHARE_PERCENT = env_number("GUEST_SHARE_PERCENT", 50)
+
+
+def _rate(number: int, period: str, share_percent: int = 100) -> str | None:
+    """A throttle rate, ``share_percent`` of ``number`` (at least 1) per ``period``; None for
+    0 (no limit)."""
+    if not number:
+        return None
+    return f"{max(1, number * share_percent // 100)}/{period}"
+
 
 REST_FRAMEWORK = {
     # Token first: an unauthenticated request gets 401 with a WWW-Authenticate header.
@@ -365,8 +388,15 @@ REST_FRAMEWORK = {
             f"{SETTINGS_CHANGES_PER_MINUTE}/min" if SETTINGS_CHANGES_PER_MINUTE else None
         ),
         "guest": f"{GUESTS_PER_ADDRESS_PER_HOUR}/hour" if GUESTS_PER_ADDRESS_PER_HOUR else None,
-        "hint": f"{HINTS_PER_MINUTE}/min" if HINTS_PER_MINUTE else None,
-        "game_create": f"{GAMES_CREATED_PER_MINUTE}/min" if GAMES_CREATED_PER_MINUTE else None,
+        "hint": _rate(HINTS_PER_MINUTE, "min"),
+        "hint_guest": _rate(HINTS_PER_MINUTE, "min", GUEST_SHARE_PERCENT),
+        "hint_address": _rate(HINTS_PER_ADDRESS_PER_MINUTE, "min"),
+        "game_create": _rate(GAMES_CREATED_PER_MINUTE, "min"),
+        "game_create_guest": _rate(GAMES_CREATED_PER_MINUTE, "min", GUEST_SHARE_PERCENT),
+        "game_create_address": _rate(GAMES_CREATED_PER_ADDRESS_PER_MINUTE, "min"),
+        "winnable": _rate(WINNABLE_GAMES_PER_HOUR, "hour"),
+        "winnable_guest": _rate(WINNABLE_GAMES_PER_HOUR, "hour", GUEST_SHARE_PERCENT),
+        "winnable_address": _rate(WINNABLE_GAMES_PER_ADDRESS_PER_HOUR, "hour"),
     },
     # drf-spectacular's, documenting the session's 409 account_changed on every write.
     "DEFAULT_SCHEMA_CLASS": "accounts.schema.AutoSchema",

@@ -28,6 +28,7 @@ from games.daily.responses import (
 from games.inputs import PageQuery, ReplayQuery, known_variant, valid
 from games.play.inputs import idempotency_key
 from games.play.responses import Game
+from games.play.throttling import GameCreationThrottle, too_many_games
 from web.http.errors import ApiError, ApiErrorBody
 
 if TYPE_CHECKING:
@@ -64,14 +65,27 @@ class DailyView(APIView):
         return Response(daily_selectors.daily_overview(date, request.user))
 
 
-class DailyAttemptView(APIView):
+class GameStartView(APIView):
+    """Starting a game of a day's deal is starting a game: the same ``game_create`` budgets
+    as ``POST /api/games/``, per player and per address (``games.play.throttling``)."""
+
+    throttle_classes = [GameCreationThrottle]
+    throttle_scope = "game_create"
+
+    def throttled(self, request: Request, wait: float | None) -> None:
+        raise too_many_games(wait)
+
+
+class DailyAttemptView(GameStartView):
+    # One per player per day and game already; counted all the same, for the address's
+    # budget (accounts behind one address) and so that its 429 is a new game's.
     permission_classes = [AccountRequired]  # a guest: 403 account_required
 
     @extend_schema(
         summary="Start your one ranked attempt at a challenge (on its own UTC day, no undo)",
         operation_id="daily_attempt",
         request=None,
-        responses={201: Game, **ERRORS},
+        responses={201: Game, **ERRORS, 429: ApiErrorBody},
     )
     def post(self, request: Request, date: dt.date, variant: str) -> Response:
         key = idempotency_key(request)
@@ -82,12 +96,12 @@ class DailyAttemptView(APIView):
         )
 
 
-class DailyReplayView(APIView):
+class DailyReplayView(GameStartView):
     @extend_schema(
         summary="Play a challenge's deal again as a casual game (after your attempt is over)",
         operation_id="daily_replay",
         request=None,
-        responses={201: Game, **ERRORS},
+        responses={201: Game, **ERRORS, 429: ApiErrorBody},
     )
     def post(self, request: Request, date: dt.date, variant: str) -> Response:
         key = idempotency_key(request)

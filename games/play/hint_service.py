@@ -4,6 +4,7 @@ on the game."""
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 from collections.abc import Iterator
@@ -66,23 +67,54 @@ class WorkedOut:
 
 
 @contextmanager
-def one_search_at_a_time(user: AbstractBaseUser) -> Iterator[None]:
-    """Hold the player's one claim on a hint search (in the cache, so over every server
-    process) for the ``with`` block. A second hint asked meanwhile, from another tab or a
-    script's threads, is refused at once, ``hint_in_progress`` (429, Retry-After about a
-    search's time), rather than queued: waiting would hold a request thread per request.
-    The claim lapses by itself after a few searches' time should its process die."""
+def one_search_at_a_time(user: AbstractBaseUser, address: str | None = None) -> Iterator[None]:
+    """Hold the player's one claim on a hint search, and one of its client ``address``'s (as
+    its budgets count it, ``games.play.throttling.counted_address``)
+    ``HINT_SEARCHES_PER_ADDRESS`` claims (in the cache, so over every server process), for
+    the ``with`` block. A hint asked meanwhile by the same player (another tab, a script's
+    threads), or by a player at an address whose claims are all held (a crowd of guests made
+    there), is refused at once, ``hint_in_progress`` (429, Retry-After about a search's time),
+    rather than queued: waiting would hold a request thread per request. A claim lapses by
+    itself after a few searches' time should its process die."""
+    seconds = max(10, math.ceil(5 * settings.HINT_SECONDS))
     key = f"games:hint-search:{user.pk}"
-    if not cache.add(key, 1, max(10, math.ceil(5 * settings.HINT_SECONDS))):
-        raise GameError(
-            "hint_in_progress",
-            "A hint is already being worked out for you. Try again once it has been given.",
-            retry_after=max(1, math.ceil(settings.HINT_SECONDS)),
+    if not cache.add(key, 1, seconds):
+        raise _in_progress(
+            "A hint is already being worked out for you. Try again once it has been given."
+        )
+    try:
+        with _address_claim(address, seconds):
+            yield
+    finally:
+        cache.delete(key)
+
+
+@contextmanager
+def _address_claim(address: str | None, seconds: int) -> Iterator[None]:
+    """One of the address's numbered claims, the first free one (``cache.add`` is atomic:
+    two requests never hold the same one); refused when every one is held."""
+    searches = settings.HINT_SEARCHES_PER_ADDRESS
+    if address is None or not searches:
+        yield
+        return
+    counted = hashlib.sha256(address.encode()).hexdigest()[:32]
+    claims = (f"games:hint-search-address:{counted}:{slot}" for slot in range(searches))
+    held = next((claim for claim in claims if cache.add(claim, 1, seconds)), None)
+    if held is None:
+        raise _in_progress(
+            f"Hints are already being worked out for {searches} players at your address, the "
+            "most at once. Try again in a moment."
         )
     try:
         yield
     finally:
-        cache.delete(key)
+        cache.delete(held)
+
+
+def _in_progress(message: str) -> GameError:
+    return GameError(
+        "hint_in_progress", message, retry_after=max(1, math.ceil(settings.HINT_SECONDS))
+    )
 
 
 def work_out_hint(

@@ -184,6 +184,7 @@ def _create_game(
         raise GameError("invalid_seed", f"A deal number is a whole number from 0 to {MAX_SEED}.")
     if not winnable:
         return start_game(user, variant, deal_of(variant.slug, seed), seed_chosen=seed_chosen)
+    refuse_past_unplayed_winnable(user)
     pooled = winnable_pool.take(variant.slug)
     if pooled is None:
         raise GameError(
@@ -194,6 +195,35 @@ def _create_game(
     outcome = start_game(user, variant, deal_of(variant.slug, pooled.seed), winnable=True)
     winnable_pool.mark_dealt(pooled, outcome.game)
     return outcome
+
+
+def unplayed_winnable(user: AbstractBaseUser) -> list[int]:
+    """The player's games dealt from the winnable pool, in play, with no move made."""
+    return list(
+        Game.objects.filter(UNTOUCHED, owner=user, status=Game.Status.PLAYING)
+        .filter(winnable_deal__isnull=False)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+
+
+def refuse_past_unplayed_winnable(user: AbstractBaseUser) -> None:
+    """``too_many_unplayed_winnable`` when the player holds ``UNPLAYED_WINNABLE_LIMIT`` deals
+    of the pool unplayed: the pool is every player's, and one account asking again and again
+    emptied it (30 asks: 20 served, then everyone told 503 ``no_winnable_deal``). The player's
+    row is locked first, so asks sent at once are counted one after another."""
+    limit = settings.UNPLAYED_WINNABLE_LIMIT
+    if not limit:
+        return
+    list(type(user).objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+    held = unplayed_winnable(user)
+    if len(held) >= limit:
+        raise GameError(
+            "too_many_unplayed_winnable",
+            f"You already have {len(held)} winnable deals with no move made, the most at once: "
+            "play or resign one of them first, or start a random deal.",
+            games=held,
+        )
 
 
 def deal_of(variant_slug: str, seed: int) -> Deal:

@@ -1,33 +1,138 @@
-"""Limits on the costly requests of play: starting a game and asking a hint (a search of up
-to ``HINT_SECONDS`` of a worker's CPU), per player.
+"""Limits on the costly requests of play: starting a game (a daily replay and a ranked attempt
+included), asking for a winnable deal (one out of a pool the solver fills slowly) and asking a
+hint (a search of up to ``HINT_SECONDS`` of a hint process's CPU), per player **and** per
+client address: a request passes only when both budgets have room.
 
-DRF's throttling (its cache, its ``Retry-After``), counted per account, or per client address
-(``accounts.throttling.client_ip``) for a caller without one: guests, once they exist, are
-limited by address. The rates are ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``'s ``hint`` and
-``game_create`` (config/settings.py: ``HINTS_PER_MINUTE``, ``GAMES_CREATED_PER_MINUTE``).
+- Per player: counted per account, a guest (``accounts.guests``) at a guest's share of an
+  account's budget (``GUEST_SHARE_PERCENT``), and per client address for a caller without
+  one. The rates are ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``'s ``game_create``, ``hint``
+  and ``winnable`` (``<scope>_guest`` for a guest; config/settings.py).
+- Per address (``<scope>_address``): every player behind one address together, so 40 guests
+  made from one address share one budget, which is larger than one player's for the accounts
+  behind a school's or an office's NAT. An IPv6 address counts with the rest of its /64.
 
-DRF's ``SimpleRateThrottle`` reads a history, checks it, then writes it back: requests sent at
-once all read the same history and all pass (60 games started in 0.27 s were). Here the count
-is one atomic increment in the cache (Redis's INCR in production, shared by every process),
-in windows of the rate's period: at most the limit per window, and so at most twice the
-limit across a window's edge.
+DRF's throttling way (classes on the view, 429 ``throttled`` with Retry-After), but not DRF's
+counting: ``SimpleRateThrottle`` reads a history, checks it, then writes it back, so requests
+sent at once all read the same history and all pass (60 games started in 0.27 s were). Here
+each budget's count is one atomic increment in the cache (Redis's INCR in production, shared
+by every server process), in windows of the rate's period: at most the limit per window, and
+so at most twice the limit across a window's edge. A request refused by one budget takes its
+counts back from the others: a player over their own limit does not use up their address's.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import ipaddress
 import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
 from rest_framework.exceptions import Throttled
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 
+from accounts.guests import is_guest
 from accounts.throttling import client_ip
 
 
+@dataclass(frozen=True)
+class Budget:
+    """At most ``limit`` requests per window of ``seconds``, counted at ``key``."""
+
+    key: str
+    limit: int
+    seconds: int
+
+    def window_key(self, now: float) -> str:
+        return f"{self.key}:{int(now // self.seconds)}"
+
+    def wait(self, now: float) -> float:
+        """Seconds until the window ``now`` is in ends."""
+        return (int(now // self.seconds) + 1) * self.seconds - now
+
+
+def rate_of(scope: str) -> tuple[int, int] | None:
+    """A scope's rate as (requests, seconds), read on each use (DRF reads its rates once, at
+    import: a changed setting counts); None: no limit."""
+    rate = api_settings.DEFAULT_THROTTLE_RATES.get(scope)
+    if not rate:
+        return None
+    return ScopedRateThrottle().parse_rate(rate)  # type: ignore[return-value]
+
+
+def counted_address(address: str) -> str:
+    """A client address as its budget counts it: IPv4 as is, IPv6 as its /64 (one household's
+    or machine's, which may change its last half at will)."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network((parsed, 64), strict=False))
+    return str(parsed)
+
+
+def player_key(scope: str, user: Any, address: str) -> str:
+    """The player's count: the account's (a guest's), else the address's."""
+    ident = user.pk if user is not None and user.is_authenticated else address
+    return f"throttle_{scope}_{ident}"
+
+
+def budgets_of(scope: str, user: Any, address: str) -> list[Budget]:
+    """The budgets a request of ``scope`` from ``user`` at ``address`` is counted against:
+    the player's (at a guest's share for a guest) and the address's, those with a rate."""
+    budgets = []
+    player_scope = f"{scope}_guest" if is_guest(user) else scope
+    player_rate = rate_of(player_scope)
+    if player_rate is not None:
+        budgets.append(Budget(player_key(scope, user, address), *player_rate))
+    address_rate = rate_of(f"{scope}_address")
+    if address_rate is not None:
+        digest = hashlib.sha256(counted_address(address).encode()).hexdigest()[:32]
+        budgets.append(Budget(f"throttle_{scope}_address_{digest}", *address_rate))
+    return budgets
+
+
+def _count(key: str, seconds: int) -> int:
+    if cache.add(key, 1, seconds + 1):
+        return 1
+    try:
+        return cache.incr(key)
+    except ValueError:  # expired between the two calls: a new window
+        cache.add(key, 1, seconds + 1)
+        return 1
+
+
+def spend(budgets: Sequence[Budget], now: float | None = None) -> float | None:
+    """Count one request against every budget; None if all had room, else (the request's
+    counts taken back from all of them) the seconds until the last exceeded window ends."""
+    now = time.time() if now is None else now
+    keys = [budget.window_key(now) for budget in budgets]
+    counts = [_count(key, budget.seconds) for key, budget in zip(keys, budgets, strict=True)]
+    exceeded = [b for b, n in zip(budgets, counts, strict=True) if n > b.limit]
+    if not exceeded:
+        return None
+    for key in keys:
+        with contextlib.suppress(ValueError):  # its window has just closed
+            cache.decr(key)
+    return max(budget.wait(now) for budget in exceeded)
+
+
+def spend_on(scope: str, request: Request) -> float | None:
+    """``spend`` for a request of ``scope`` (its player's and its address's budgets)."""
+    return spend(budgets_of(scope, request.user, client_ip(request)))
+
+
 class PlayerThrottle(ScopedRateThrottle):
-    """The view's ``throttle_scope``, counted per account (or address), for the methods in
+    """The view's ``throttle_scope``, per player and per address, for the methods in
     ``methods`` only, atomically."""
 
     methods: frozenset[str] = frozenset({"POST"})
@@ -43,33 +148,18 @@ class PlayerThrottle(ScopedRateThrottle):
         if request.method not in self.methods:
             return True
         self.scope = getattr(view, self.scope_attr, None)
-        self.rate = self.get_rate() if self.scope else None
-        if self.rate is None:
+        if not self.scope:
             return True
-        self.num_requests, self.duration = self.parse_rate(self.rate)
-        self.key = self.get_cache_key(request, view)
-        if self.key is None:
-            return True
-        now = self.timer()
-        window = int(now // self.duration)
-        self.wait_seconds = (window + 1) * self.duration - now
-        key = f"{self.key}:{window}"
-        if self.cache.add(key, 1, self.duration + 1):
-            count = 1
-        else:
-            try:
-                count = self.cache.incr(key)
-            except ValueError:  # expired between the two calls: a new window
-                self.cache.add(key, 1, self.duration + 1)
-                count = 1
-        return count <= self.num_requests
+        self.wait_seconds = spend_on(self.scope, request)
+        return self.wait_seconds is None
 
-    def wait(self) -> float:
+    def wait(self) -> float | None:
         return self.wait_seconds
 
 
 class GameCreationThrottle(PlayerThrottle):
-    """``POST /api/games/``; the list (GET) is not counted."""
+    """``POST /api/games/``, a daily replay and a ranked attempt; a list (GET) is not
+    counted."""
 
 
 class HintThrottle(PlayerThrottle):
@@ -91,8 +181,22 @@ class TooManyRequests(Throttled):
 
 
 def too_many_games(wait: float | None) -> TooManyRequests:
-    return TooManyRequests("You have started too many games in a short time.", wait)
+    return TooManyRequests(
+        "You (or the players sharing your address) have started too many games in a short time.",
+        wait,
+    )
 
 
 def too_many_hints(wait: float | None) -> TooManyRequests:
-    return TooManyRequests("You have asked for too many hints in a short time.", wait)
+    return TooManyRequests(
+        "You (or the players sharing your address) have asked for too many hints in a short time.",
+        wait,
+    )
+
+
+def too_many_winnable(wait: float | None) -> TooManyRequests:
+    return TooManyRequests(
+        "You (or the players sharing your address) have asked for too many winnable deals in "
+        "a short time: play one you have, or start a random deal.",
+        wait,
+    )

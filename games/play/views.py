@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.guests import PlayerOrNewGuest
+from accounts.throttling import client_ip
 from games import catalogue
 from games.answers import ERRORS, answer
 from games.core.pages import no_such_page
@@ -36,8 +37,11 @@ from games.play.responses import Abandoned, Game, GamePage, Hint, HistoryEntry, 
 from games.play.throttling import (
     GameCreationThrottle,
     HintThrottle,
+    counted_address,
+    spend_on,
     too_many_games,
     too_many_hints,
+    too_many_winnable,
 )
 from web.errors import ServiceError
 from web.http.errors import ApiError, ApiErrorBody
@@ -112,6 +116,12 @@ class GameListView(APIView):
     def post(self, request: Request) -> Response:
         key = idempotency_key(request)
         data = valid(NewGameInput, body(request))
+        if data["winnable"]:
+            # A deal out of the pool: its own budgets, per player and per address, every ask
+            # counted (games.play.throttling).
+            wait = spend_on("winnable", request)
+            if wait is not None:
+                raise too_many_winnable(wait)
         return answer(
             play_services.create_game(
                 user=request.user,
@@ -246,8 +256,8 @@ class GameHintView(GameActionView):
         responses={200: Hint, **ERRORS, 429: ApiErrorBody},
     )
     def post(self, request: Request, game_id: int) -> Response:
-        # One search per player at a time (429 hint_in_progress to the others).
-        with play_hints.one_search_at_a_time(request.user):
+        # One search per player at a time, a few per address (429 hint_in_progress past it).
+        with play_hints.one_search_at_a_time(request.user, counted_address(client_ip(request))):
             return self._hint(request, game_id)
 
     def _hint(self, request: Request, game_id: int) -> Response:

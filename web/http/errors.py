@@ -87,6 +87,7 @@ STATUS_OF_REFUSAL = {
             "already_excluded",
             "not_excluded",
             "not_a_guest",
+            "too_many_unplayed_winnable",
         ),
         409,
     ),
