@@ -240,10 +240,12 @@ def running_server(
     log_prefix: str = "bench_server_",
     extra_args: Sequence[str] = (),
     shared_socket: bool = False,
+    root: Path = ROOT,
 ) -> Iterator[Server]:
     """``python -m deploy.serve --workers N`` (or, with ``shared_socket``, ``uvicorn --workers
     N``) with ``env``, in its own process group, its output in a temporary log file
-    (``Server.log``, left for the caller to read)."""
+    (``Server.log``, left for the caller to read). ``root``: the checkout whose code it serves
+    (another commit's worktree, to compare; this venv's packages either way)."""
     port = free_port()
     command = [sys.executable, "-m", *launcher(shared_socket), "--host", HOST]
     command += ["--port", str(port), "--workers", str(workers)]
@@ -252,7 +254,7 @@ def running_server(
     with log.open("wb") as log_file:
         process = subprocess.Popen(
             command,
-            cwd=ROOT,
+            cwd=root,
             env=env,
             stdout=log_file,
             stderr=subprocess.STDOUT,
