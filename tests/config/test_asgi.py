@@ -14,6 +14,7 @@ from django.contrib.auth.models import User
 from pytest_django import Settings
 
 import config.asgi
+from tests.support.waiting import until
 from web.http.handlers import SyncChainASGIHandler
 
 
@@ -112,12 +113,13 @@ def test_requests_at_the_same_time_each_have_a_thread(settings: Settings) -> Non
 
     settings.ROOT_URLCONF = "tests.config.urls_threads"
     urls_threads.met.clear()
+    urls_threads.waiting.clear()
     handler = SyncChainASGIHandler()
 
     @async_to_sync
     async def both() -> list[tuple[int, bytes]]:
         waiting = asyncio.ensure_future(asgi_get_async(handler, "/wait/"))
-        await asyncio.sleep(0.2)
+        await until(urls_threads.waiting.is_set, "the first request waiting in its view")
         return [await asgi_get_async(handler, "/meet/"), await waiting]
 
     assert both() == [(200, b'{"met": true}'), (200, b'{"met": true}')]
@@ -133,12 +135,13 @@ def test_idle_request_threads_are_kept_up_to_a_limit(
     monkeypatch.setattr(web.http.handlers, "MAX_IDLE_THREADS", 1)
     settings.ROOT_URLCONF = "tests.config.urls_threads"
     urls_threads.met.clear()
+    urls_threads.waiting.clear()
     handler = SyncChainASGIHandler()
 
     @async_to_sync
     async def both() -> None:
         waiting = asyncio.ensure_future(asgi_get_async(handler, "/wait/"))
-        await asyncio.sleep(0.2)
+        await until(urls_threads.waiting.is_set, "the first request waiting in its view")
         await asgi_get_async(handler, "/meet/")
         await waiting
 

@@ -6,6 +6,7 @@ from django.http import HttpRequest, JsonResponse
 from django.urls import path
 
 met = threading.Event()
+waiting = threading.Event()  # set once a request is in wait_for_the_other
 
 
 def thread(request: HttpRequest) -> JsonResponse:
@@ -13,6 +14,7 @@ def thread(request: HttpRequest) -> JsonResponse:
 
 
 def wait_for_the_other(request: HttpRequest) -> JsonResponse:
+    waiting.set()
     return JsonResponse({"met": met.wait(timeout=5)})
 
 

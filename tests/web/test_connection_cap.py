@@ -24,6 +24,7 @@ from rest_framework.authtoken.models import Token
 from config.asgi import application
 from games.core import days
 from games.play import services as play_services
+from tests.support.waiting import until
 from web.live import connection_cap
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -187,7 +188,9 @@ def test_a_live_connection_keeps_its_slot_past_the_expiry(counters, settings):
     async def scenario():
         holder, board = await open_socket(board_path(), [ORIGIN], HOME)
         assert board["type"] == "leaderboard"
-        await asyncio.sleep(4)  # past the first expiry: only renewals kept the slot
+        # Past the first expiry, the behaviour under test (a time must pass, nothing to wait
+        # for): only renewals kept the slot.
+        await asyncio.sleep(4)
         _, (code, _) = await open_socket(board_path(), [ORIGIN], HOME)
         assert code == 4430
         await holder.disconnect()
@@ -208,14 +211,12 @@ def test_the_slots_of_a_process_that_died_expire(counters):
         store = connection_cap._registry().store
         assert await store.take([counter], "of-the-dead-process", 0.5) is None
         assert await store.take([counter], "another", 0.5) == counter
-        await asyncio.sleep(0.5)
+
         # Freed by its expiry, however late this looks (no fixed time it must fit in).
-        for _ in range(100):
-            if await store.take([counter], "another", 0.5) is None:
-                break
-            await asyncio.sleep(0.1)
-        else:
-            raise AssertionError("the dead process's slot never expired")
+        async def another_takes_it() -> bool:
+            return await store.take([counter], "another", 0.5) is None
+
+        await until(another_takes_it, "the dead process's slot expired", timeout=10)
 
     scenario()
 
@@ -276,9 +277,12 @@ def test_the_cap_holds_over_two_server_processes(player):
                     await asyncio.wait_for(third.recv(), 10)
                 assert closed.value.rcvd.code == 4430
             await on_b.close()
-            await asyncio.sleep(0.5)  # server B releases its slot
-            async with watch(server_a) as again:
-                assert (await first_message(again))["type"] == "leaderboard"
+
+            async def a_board_on_a() -> bool:  # once server B has released its slot
+                async with watch(server_a) as again:
+                    return (await first_message(again))["type"] == "leaderboard"
+
+            await until(a_board_on_a, "server B released its slot", timeout=10, poll=0.1)
 
     with servers(2, env) as (server_a, server_b):
         asyncio.run(scenario(server_a, server_b))

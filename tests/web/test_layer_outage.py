@@ -22,6 +22,7 @@ from games.play import services as play_services
 from tests.games.test_websockets import ORIGIN, connect, move_of, session_headers
 from tests.redis_server import PrivateRedis
 from tests.redis_server import private_redis as start_private_redis
+from tests.support.waiting import until
 from web.live import layer_watch
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -108,7 +109,10 @@ def test_a_short_outage_between_two_checks_still_closes_the_socket(
     async def scenario():
         ws, sync = await connect(f"/ws/games/{castle.game.pk}/", headers)
         assert sync["type"] == "sync"
-        await asyncio.sleep(0.3)  # just after the watch started: its next check is far off
+        # Just after the watch started (listening for the layer's reconnections): its next
+        # check is far off.
+        watch = layer_watch._watches[asyncio.get_running_loop()]
+        await until(lambda: len(watch.hooked) > 0, "the layer watch listening for reconnects")
         private_redis.stop()
         private_redis.start()  # back well before the next check
         # The layer re-subscribes by itself; whatever was published in the gap is lost, so
