@@ -532,10 +532,15 @@ else:
 # Fair play: automatic flags on ranked attempts (games.moderation.fair_play). A burst
 # is BURST_MOVES moves in a row, each under BURST_MS after the one before (keep it under the
 # play page's Finish pace, FINISH_STEP_MS, 220 ms); a win faster than MIN_SECONDS_PER_MOVE per
-# move on the board, leaving out its final run of moves to the foundations, is implausible.
+# move on the board, timed from the first move and leaving out its final run of moves to the
+# foundations, is implausible. A fast window is WINDOW_MOVES moves in a row (before that final
+# run) taking under WINDOW_SECONDS together, or most of them each under BURST_MS: the figures
+# that chose them are in docs/staff.md (keep WINDOW_SECONDS / WINDOW_MOVES under 0.22 s too).
 FAIR_PLAY_BURST_MOVES = env_number("FAIR_PLAY_BURST_MOVES", 10)
 FAIR_PLAY_BURST_MS = env_number("FAIR_PLAY_BURST_MS", 150.0)
 FAIR_PLAY_MIN_SECONDS_PER_MOVE = env_number("FAIR_PLAY_MIN_SECONDS_PER_MOVE", 0.5)
+FAIR_PLAY_WINDOW_MOVES = env_number("FAIR_PLAY_WINDOW_MOVES", 20)
+FAIR_PLAY_WINDOW_SECONDS = env_number("FAIR_PLAY_WINDOW_SECONDS", 3.0)
 
 # Errors (a 500's traceback included) go to stderr, where the process manager collects them.
 LOGGING = {

@@ -261,6 +261,7 @@ class GameFlag(models.Model):
         HISTORY_INVALID = "history_invalid", "history fails verification"
         MOVE_BURST = "move_burst", "burst of moves faster than a person plays"
         IMPLAUSIBLE_TIME = "implausible_time", "win implausibly fast for its moves"
+        FAST_WINDOW = "fast_window", "moves faster than a person reads and clicks"
         STAFF = "staff", "flagged by staff"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="flags")

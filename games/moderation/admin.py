@@ -329,6 +329,8 @@ class GameAdmin(admin.ModelAdmin):
                     "burst_moves": settings.FAIR_PLAY_BURST_MOVES,
                     "burst_ms": settings.FAIR_PLAY_BURST_MS,
                     "min_seconds": settings.FAIR_PLAY_MIN_SECONDS_PER_MOVE,
+                    "window_moves": settings.FAIR_PLAY_WINDOW_MOVES,
+                    "window_seconds": settings.FAIR_PLAY_WINDOW_SECONDS,
                 },
                 "audit": review.game_audit(game),
                 "timeline": timeline_rows(game),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass
 from typing import Any
 
@@ -9,6 +10,7 @@ from django.conf import settings
 from django.db import transaction
 
 from games.core.history import (
+    ENDINGS,
     final_run_home,
     standing_entries,
 )
@@ -29,9 +31,11 @@ class Finding:
 
 def fair_play_findings(game: Game) -> list[Finding]:
     """The automatic checks of a ranked attempt: its history verifies, no burst of moves
-    faster than a person plays, and a win not implausibly fast for the moves a person had to
-    think of. Both timings read the history as the server received it (``review_timeline``),
-    the one source of the moves and their times."""
+    faster than a person plays, no window of moves faster than a person reads and clicks,
+    and a win not implausibly fast for the moves a person had to think of. The timings read
+    the history as the server received it (``review_timeline``), the one source of the moves
+    and their times, and start at the first move: how long a game lay untouched before it
+    says nothing of how fast it was played."""
     rows = history_rows(game)
     findings = []
     check = verification(game, rows)
@@ -40,41 +44,101 @@ def fair_play_findings(game: Game) -> list[Finding]:
     timeline = review_timeline(game, rows)
     if burst := _longest_burst(timeline):
         findings.append(Finding(GameFlag.Reason.MOVE_BURST, burst))
-    if game.status == Game.Status.WON and (too_fast := _implausible_win(game, timeline)):
+    if window := _fastest_window(timeline):
+        findings.append(Finding(GameFlag.Reason.FAST_WINDOW, window))
+    if game.status == Game.Status.WON and (too_fast := _implausible_win(timeline)):
         findings.append(Finding(GameFlag.Reason.IMPLAUSIBLE_TIME, too_fast))
     return findings
 
 
-def _implausible_win(game: Game, timeline: list[dict[str, Any]]) -> str | None:
+def _played(timeline: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The entries the player sent (moves and undos), without the service's endings (a
+    resignation, a day's close), whose time says nothing of the play."""
+    return [entry for entry in timeline if _kind(entry["move"]) not in ENDINGS]
+
+
+def _kind(entry: Any) -> Any:
+    return entry.get("type") if isinstance(entry, dict) else None
+
+
+def _implausible_win(timeline: list[dict[str, Any]]) -> str | None:
     """A win faster than FAIR_PLAY_MIN_SECONDS_PER_MOVE a move, in words; else None.
+
+    Timed from the first move, not from the deal: a script that lets the game lie untouched
+    for a while and then plays its line at once gains nothing by the wait. The first move's
+    own thought is the wait before it, so it is not counted either: the check takes the moves
+    on the board after the first, over the time from the first to the last of them.
 
     The final run of moves that only send cards to the foundations (``final_run_home``:
     what Finish sends, 220 ms apart, and what anyone's last moves often are) asks no thought
-    of a person, so it is left out: the check takes the moves before it, over the time from
-    the deal to the last of them. A win that is all such a run has nothing to check here
-    (the burst check still looks at its pace). A game with no foundations, or one whose last
-    move sends no card home, is checked over all its moves to the last one."""
+    of a person, so it is left out: the check stops at the move before it. A win that is
+    (nearly) all such a run has nothing to check here (the burst check still looks at its
+    pace). A game with no foundations, or one whose last move sends no card home, is checked
+    over all its moves to the last one."""
     if not timeline:
         return None
     entries = [entry["move"] for entry in timeline]
     run_start = final_run_home(entries)
     moves = len(standing_entries(entries[:run_start]))
-    if not moves:
+    if moves < 2:
         return None
-    seconds = (timeline[run_start - 1]["received_at"] - game.created_at).total_seconds()
+    first = timeline[0]["received_at"]
+    seconds = (timeline[run_start - 1]["received_at"] - first).total_seconds()
     minimum = settings.FAIR_PLAY_MIN_SECONDS_PER_MOVE
-    if seconds >= moves * minimum:
+    timed = moves - 1  # the moves after the first
+    if seconds >= timed * minimum:
         return None
-    pace = f"{seconds / moves:.3f} s a move, under {minimum} s"
-    total = (timeline[-1]["received_at"] - game.created_at).total_seconds()
+    pace = f"{seconds / timed:.3f} s a move, under {minimum} s"
+    total = (timeline[-1]["received_at"] - first).total_seconds()
     all_moves = len(standing_entries(entries))
+    played = f"won in {total:.1f} s from the first move with {all_moves} moves"
     if run_start == len(entries):
-        return f"won in {total:.1f} s with {all_moves} moves: {pace}"
+        return f"{played}: {pace}"
     run = all_moves - moves
     return (
-        f"won in {total:.1f} s with {all_moves} moves; leaving out the last {run}, which only "
-        f"sent cards to the foundations (as Finish does), the {moves} before them took "
-        f"{seconds:.1f} s: {pace}"
+        f"{played}; leaving out the last {run}, which only sent cards to the foundations (as "
+        f"Finish does), the {moves} before them took {seconds:.1f} s after the first: {pace}"
+    )
+
+
+def _fastest_window(timeline: list[dict[str, Any]]) -> str | None:
+    """The fastest window of FAIR_PLAY_WINDOW_MOVES entries in a row the player sent, each
+    timed from the one before, that took under FAIR_PLAY_WINDOW_SECONDS together or came
+    mostly (its median) under FAIR_PLAY_BURST_MS after the one before, in words; else None.
+
+    A burst needs every gap short, so a script that pauses every few moves dodges it; a
+    window adds up what a person must do FAIR_PLAY_WINDOW_MOVES times, read the board and
+    click, however the pauses are spread, and its median sees a script that makes up for its
+    runs with long waits. Left out: the first entry's gap (from the deal: a game may lie
+    untouched) and the final run home (Finish's moves). Automatic play's moves are counted
+    like any other: the page sends them one at a time, as Finish does, at least
+    FINISH_STEP_MS (220 ms) apart, slower than a window allows (docs/staff.md has the
+    figures)."""
+    size = settings.FAIR_PLAY_WINDOW_MOVES
+    played = _played(timeline)
+    played = played[: final_run_home([entry["move"] for entry in played])]
+    gaps = [entry["gap_ms"] for entry in played[1:]]
+    if size < 1:
+        return None
+    windows = [(start, gaps[start : start + size]) for start in range(len(gaps) - size + 1)]
+    fast = [(start, window) for start, window in windows if _too_fast(window)]
+    if not fast:
+        return None
+    start, window = min(fast, key=lambda found: sum(found[1]))
+    first, last = played[start + 1]["number"], played[start + size]["number"]
+    return (
+        f"{size} moves in a row in {sum(window) / 1000:.2f} s (steps {first} to "
+        f"{last}, the median {statistics.median(window):g} ms after the one "
+        f"before): faster than a person reads and clicks (under "
+        f"{settings.FAIR_PLAY_WINDOW_SECONDS:g} s together, or most under "
+        f"{settings.FAIR_PLAY_BURST_MS:g} ms)"
+    )
+
+
+def _too_fast(gaps_ms: list[float]) -> bool:
+    return (
+        sum(gaps_ms) < settings.FAIR_PLAY_WINDOW_SECONDS * 1000
+        or statistics.median(gaps_ms) < settings.FAIR_PLAY_BURST_MS
     )
 
 

@@ -130,15 +130,21 @@ def test_a_scripted_win_is_flagged_as_it_finishes(
     game = play(clock, bot, game_id, winning_line[-1:], [0.05])
     assert game.status == "won"
     found = flags(game_id)
-    assert set(found) == {"move_burst", "implausible_time"}
+    assert set(found) == {"move_burst", "fast_window", "implausible_time"}
     assert found["move_burst"] == (
         "63 moves in a row under 150 ms apart (steps 1 to 63, the fastest 50 ms after the one "
         "before)"
     )
+    assert found["fast_window"] == (
+        "20 moves in a row in 1.00 s (steps 2 to 21, the median 50 ms after the one before): "
+        "faster than a person reads and clicks (under 3 s together, or most under 150 ms)"
+    )
     # The last nine moves only send cards home (what Finish does): not counted, nor their time.
+    # Timed from the first move: the 53 moves after it, 50 ms each.
     assert found["implausible_time"] == (
-        "won in 3.1 s with 63 moves; leaving out the last 9, which only sent cards to the "
-        "foundations (as Finish does), the 54 before them took 2.7 s: 0.050 s a move, under 0.5 s"
+        "won in 3.1 s from the first move with 63 moves; leaving out the last 9, which only "
+        "sent cards to the foundations (as Finish does), the 54 before them took 2.6 s after "
+        "the first: 0.050 s a move, under 0.5 s"
     )
     assert all(f.automatic and f.is_open for f in GameFlag.objects.all())
     # A flag is for staff to judge: the attempt stays on the board until they exclude it.
@@ -197,9 +203,9 @@ def test_a_win_too_fast_before_its_final_run_home_is_still_flagged(
     game = play(clock, quick, game_id, winning_line[54:], [3.0])
     assert (game.finished_at - game.created_at).total_seconds() > 63 * 0.5
     assert flags(game_id) == {
-        "implausible_time": "won in 48.6 s with 63 moves; leaving out the last 9, which only "
-        "sent cards to the foundations (as Finish does), the 54 before them took 21.6 s: "
-        "0.400 s a move, under 0.5 s"
+        "implausible_time": "won in 48.2 s from the first move with 63 moves; leaving out the "
+        "last 9, which only sent cards to the foundations (as Finish does), the 54 before them "
+        "took 21.2 s after the first: 0.400 s a move, under 0.5 s"
     }
 
 
@@ -324,7 +330,7 @@ def test_a_flag_staff_cleared_is_not_raised_again(
     play(clock, bot, game_id, winning_line, [0.05])
     moderation.unflag_game(actor=staff, game_id=game_id, reason="a known speedrunner")
     call_command("flag_games")
-    assert GameFlag.objects.filter(game_id=game_id).count() == 2
+    assert GameFlag.objects.filter(game_id=game_id).count() == 3
     assert not GameFlag.objects.filter(cleared_at__isnull=True).exists()
 
 

@@ -269,6 +269,11 @@ def test_the_review_says_what_the_automatic_checks_look_for(
     help_text = " ".join(help_text.split())
     assert "10 moves in a row each under 150 ms after the one before" in help_text
     assert "implausibly fast under 0.75 s a move" in help_text
+    assert (
+        "20 moves in a row taking under 3 s together, or most of them under 150 ms apart, are "
+        "faster than a person reads and clicks" in help_text
+    )
+    assert "Every timing starts at the first move, not at the deal." in help_text
     assert "leaves out the final run of moves that only send cards to the foundations" in (
         help_text
     )
