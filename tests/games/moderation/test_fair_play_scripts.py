@@ -28,6 +28,7 @@ from games.play.autoplay import safe_home_moves
 from games.rules import get_variant
 from games.solver.search import Budget, solve
 from tests.games.helpers import make_user, staff_challenge
+from tests.support.api import make_superuser, signed_in
 
 DAY = dt.date(2031, 5, 10)
 SLUG, SEED = "selective-castle", 52
@@ -227,3 +228,20 @@ def test_the_window_is_a_setting_and_leaves_out_the_wait_and_the_run_home(
         "the one before): faster than a person reads and clicks (under 15.5 s together, or "
         "most under 150 ms)"
     }
+
+
+@pytest.mark.django_db
+def test_staff_find_a_fast_window_flag_in_the_flag_list(
+    clock: Clock, challenge: Any, line: list
+) -> None:
+    bot, game_id = start(clock, "listed")
+    play(clock, bot, game_id, line[:30], [0.5] + [0.004] * 29)
+    call_command("flag_games", game_id)
+    assert set(flags(game_id)) == {"move_burst", "fast_window"}
+    staff = signed_in(make_superuser("referee"))
+    listing = staff.get("/admin/games/gameflag/", {"reason": "fast_window"})
+    assert listing.status_code == 200
+    page = listing.content.decode()
+    assert "moves faster than a person reads and clicks" in page, "the reason, in words"
+    assert "20 moves in a row in 0.08 s" in page, "its evidence"
+    assert "moves in a row under 150 ms apart" not in page, "the burst's flag filtered out"
