@@ -92,6 +92,18 @@ class Phase:
         ]
         return max(bad) - reference if bad else 0.0
 
+    def resumed_after(self, reference: float) -> float:
+        """Seconds from ``reference`` to the sending of the last move that then failed or came
+        after more than ``SLOW_S`` (0 if none): every move sent later succeeded promptly. A
+        fault's own victims (moves in flight when it struck) count in ``recovery_after``, not
+        here."""
+        bad = [
+            sent
+            for sent, answered, ok in self.events
+            if sent >= reference and (not ok or answered - sent > SLOW_S)
+        ]
+        return max(bad) - reference if bad else 0.0
+
     def longest_wait(self) -> float:
         """The longest a move waited for an answer, failed or not."""
         return max((answered - sent for sent, answered, _ in self.events), default=0.0)
@@ -367,16 +379,19 @@ class Load:
                 for game_id, acked in list(player.acked.items()):
                     if game_id not in phase.games:
                         continue
+                    # Copied before the history is read: the player plays on meanwhile, and a
+                    # move acknowledged during the read would be in the copy, not the history.
+                    acked = dict(acked)
                     response = await client.get(f"/api/games/{game_id}/moves/", headers=headers)
                     if response.status_code != 200:
                         phase.notes.append(f"history of game {game_id}: {response.status_code}")
                         continue
                     history = {entry["number"]: entry["move"] for entry in response.json()}
-                    acked = dict(acked)  # as of the history's read (the player plays on)
                     history = {n: move for n, move in history.items() if n <= max(acked, default=0)}
-                    phase.lost += sum(
-                        1 for number, move in acked.items() if history.get(number) != move
-                    )
+                    missing = [n for n, move in acked.items() if history.get(n) != move]
+                    phase.lost += len(missing)
+                    if missing:
+                        phase.notes.append(f"game {game_id}: acknowledged moves lost {missing}")
                     extra = [number for number in history if number not in acked]
                     phase.twice += len(extra)
                     if extra:
