@@ -19,7 +19,10 @@ one another, the client reaches them, and nothing reaches anywhere else.
 
 Killing a host kills every process in its namespace (``ip netns pids``) with SIGKILL; the
 namespace and its address stay, as a machine whose processes died, so its peers get
-connection refusals and resets rather than silence.
+connection refusals and resets rather than silence. Cutting a host (``Host.cut``) sets the
+bridge's end of its veth pair down instead: its processes run on, and every packet to or from
+it is dropped at the link, so its peers get silence (no RST, no FIN) until ``Host.mend``. (This
+kernel has no ``netem`` qdisc, and the machine no iptables or nftables: the link is the tool.)
 
 ``remove_leftovers()`` removes what a killed earlier run left (namespaces, bridge, processes,
 data directories); ``Cluster.close()`` removes everything it made, whatever happened.
@@ -153,8 +156,13 @@ class Host:
     def ns(self) -> str:
         return namespace(self.name)
 
+    @property
+    def veth(self) -> str:
+        """The end of the host's veth pair on the bridge, in the machine's own namespace."""
+        return f"{PREFIX}v-{self.name}"[:15]
+
     def create(self) -> None:
-        veth, peer = f"{PREFIX}v-{self.name}"[:15], f"{PREFIX}p-{self.name}"[:15]
+        veth, peer = self.veth, f"{PREFIX}p-{self.name}"[:15]
         run("ip", "netns", "add", self.ns)
         run("ip", "link", "add", veth, "type", "veth", "peer", "name", peer)
         run("ip", "link", "set", peer, "netns", self.ns)
@@ -195,6 +203,16 @@ class Host:
                 process.wait(timeout=5)
         self.processes = [p for p in self.processes if p.poll() is None]
         return killed
+
+    def cut(self) -> None:
+        """The host vanishes from the network, its processes running on: every packet to or
+        from it is dropped (the bridge's end of its link down), so nothing it had open is
+        closed or reset; its own eth0 merely loses its carrier."""
+        run("ip", "link", "set", self.veth, "down")
+
+    def mend(self) -> None:
+        """The host's link back: what it had open goes on where the peers left it."""
+        run("ip", "link", "set", self.veth, "up")
 
     def pids(self) -> list[int]:
         return namespace_pids(self.ns)
@@ -354,6 +372,21 @@ class Cluster:
         if done.returncode != 0:
             raise RuntimeError(f"pg_ctl stop failed: {done.stdout}{done.stderr}")
         self.hosts["db"].kill()  # nothing should be left; reap the runuser wrapper
+
+    def kill_postmaster(self, grace: float = 10.0) -> dict[str, int]:
+        """PostgreSQL crashes: SIGKILL to the postmaster alone, as the kernel's OOM killer
+        would. Its backends notice the postmaster's death and exit by themselves; any left
+        after ``grace`` seconds are killed too (a new postmaster refuses to start while one is
+        attached to the old shared memory). How many processes: {"backends left": n, ...}."""
+        postmaster = int((self.pgdata / "postmaster.pid").read_text().split()[0])
+        os.kill(postmaster, signal.SIGKILL)
+        db = self.hosts["db"]
+        deadline = time.monotonic() + grace
+        left = len(db.pids())
+        while left and time.monotonic() < deadline:
+            time.sleep(0.1)
+            left = len(db.pids())
+        return {"left after grace (killed)": db.kill()}
 
     def wait_for_database(self) -> None:
         deadline = time.monotonic() + START_TIMEOUT_S
