@@ -227,6 +227,24 @@ def _prepare_threshold(value: str) -> int | None:
         ) from None
 
 
+# A host that vanishes mid-transaction (its network cut: no reset, no FIN) kept the rows it
+# had locked until PostgreSQL's TCP gave up on it, after the system's keepalive (2 hours): a
+# game's row under a move, the deal a worker was storing (the cluster test saw the other worker,
+# having taken the job over, wait on it). PostgreSQL ends such a session after 10 s idle and 3
+# probes 5 s apart, or 25 s of data unacknowledged, as it does the worker's lock session
+# (games/background/locks.py); and this end gives up on a vanished server as soon.
+_DATABASE_KEEPALIVES = {
+    "keepalives": 1,
+    "keepalives_idle": 10,
+    "keepalives_interval": 5,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 25_000,
+    "options": (
+        "-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3"
+        " -c tcp_user_timeout=25000"
+    ),
+}
+
 # Unset: a SQLite file beside manage.py, so a fresh checkout runs with no services.
 # Set (e.g. postgres://user@host:5432/name): dj-database-url picks the psycopg 3 backend.
 _database_url = os.environ.get("DATABASE_URL")
@@ -251,6 +269,7 @@ if _database_url:
             "prepare_threshold": _prepare_threshold(
                 os.environ.get("DATABASE_PREPARE_THRESHOLD", "5")
             ),
+            **_DATABASE_KEEPALIVES,
         }
 else:
     DATABASES = {

@@ -89,8 +89,10 @@ def _postgres_session() -> Any:
         autocommit=True,
         connect_timeout=10,
         application_name=f"patience-worker-{os.getpid()}",
-        # Our end: notice a vanished server.
+        # Our end: notice a vanished server, or that this host's network is gone (a check of
+        # the lock left unacknowledged fails after DEAD_HOST_S, and the holder stops the job).
         keepalives=1,
+        tcp_user_timeout=1000 * DEAD_HOST_S,
         keepalives_idle=KEEPALIVE_IDLE_S,
         keepalives_interval=KEEPALIVE_INTERVAL_S,
         keepalives_count=KEEPALIVE_COUNT,
