@@ -3,6 +3,15 @@ used by ``tests/cluster/test_cluster.py`` (few players) and ``bench/cluster.py``
 
 Blocking work on the hosts (killing, starting, waiting) runs in a thread, so the players go
 on playing meanwhile.
+
+Two ways a host goes: killed (``Host.kill``: every process SIGKILLed, so the kernel resets
+its connections and the peers know at once) or vanished (``Host.cut``: its link cut, its
+processes running on, so the peers hear nothing and must find out by their own timeouts:
+the balancer's checks, PostgreSQL's keepalives on the worker's lock session). Phases 7 and 8
+are the second kind, each held to the bound the configuration gives (``TAKEOVER_MARGIN_S``,
+``BALANCER_OUT_S``); 10 kills PostgreSQL rather than shutting it down; 11 loses an answer
+between two hosts. The order keeps one fault at a time: a host that vanished or died is back
+(or, for the worker, gone for good and its link mended) before the next fault.
 """
 
 from __future__ import annotations
@@ -354,6 +363,7 @@ SILENT_DAYS = EXPECTED_DAYS + 1
 #: keepalives (locks.DEAD_HOST_S), the other worker tries the lock every poll; and a margin.
 TAKEOVER_MARGIN_S = 3.0
 DOING_DAYS = re.compile(r"doing job days")
+LOCK_LOST = re.compile(r"the lock of job days was lost")
 
 
 def worker_log(cluster: Cluster, name: str) -> str:
@@ -393,11 +403,15 @@ async def worker_vanishes_holding_the_lock(cluster: Cluster, load: Load) -> Outc
         while rows == before and time.monotonic() < deadline:
             await asyncio.sleep(0.2)
             rows = len(await in_thread(challenges, cluster))
-        # Just after a store: worker1 is solving the next one, no transaction open.
+        # Just after a store: worker1 is solving the next one, or (an easy deal is proven in
+        # milliseconds) storing it, in a transaction that PostgreSQL must end by itself.
+        lost = len(LOCK_LOST.findall(worker_log(cluster, "worker1")))
         cut_at = time.monotonic()
         await in_thread(cluster.hosts["worker1"].cut)
         read2 = lambda: worker_log(cluster, "worker2")  # noqa: E731
         took_at = await wait_for_text(read2, DOING_DAYS, standing, bound + 30)
+        # worker1, cut off, finds its check of the lock unanswered and stops the job itself.
+        stopped_at = await wait_for_text(read1, LOCK_LOST, lost, bound + 30)
         expected = SILENT_DAYS * GAMES
         finished_at = None
         while time.monotonic() < cut_at + 240:
@@ -424,6 +438,7 @@ async def worker_vanishes_holding_the_lock(cluster: Cluster, load: Load) -> Outc
                 "bound (s)": bound,
                 "slow path (s, no sooner)": DEAD_HOST_S - 2 * cluster.worker_poll,
                 "takeover to done (s)": since(finished_at, cut_at),
+                "worker1 stopped the job itself after (s)": since(stopped_at, cut_at),
             }
         )
     finally:

@@ -115,6 +115,8 @@ def silent_host_problems(by_name: dict[str, faults.Outcome]) -> list[str]:
         and takeover is not None
         # No sooner than the keepalives allow: PostgreSQL heard no reset (the slow path ran).
         and worker["slow path (s, no sooner)"] <= takeover <= worker["bound (s)"]
+        # The vanished holder gives the job up by itself as soon (its own check unanswered).
+        and (worker["worker1 stopped the job itself after (s)"] or 1e9) <= worker["bound (s)"]
     ):
         problems.append(f"worker vanished: {worker}")
     web = by_name["8."].facts
