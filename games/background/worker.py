@@ -117,6 +117,11 @@ class Runner:
             if lock is None:
                 self.stopping.wait(self.poll)
                 continue
+            if self.stopping.is_set():
+                # Stopping while the lock was tried (freed by an instance stopping too): it is
+                # not this instance's to start, whatever may take it next.
+                lock.release()
+                break
             self.hold(lock)
             # Lost, or the job ended by itself: a pause before trying again.
             self.stopping.wait(self.poll)
