@@ -283,6 +283,7 @@ class Cluster:
             # Every player comes from the client's one address.
             WEBSOCKET_CONNECTIONS_PER_ADDRESS="0",
             GAMES_CREATED_PER_MINUTE="0",
+            GAMES_CREATED_PER_ADDRESS_PER_MINUTE="0",
             # The worker's solver on a small budget (2 shared cores): the days' challenges
             # take seconds, the pools stay small.
             DAILY_SOLVER_SECONDS="1",
