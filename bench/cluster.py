@@ -1,4 +1,4 @@
-"""Patience on several hosts, built on this machine, with the faults of issue 38 under load.
+"""Patience on several hosts, built on this machine, with the faults of issues 38 and 45 under load.
 
     sudo .venv/bin/python -m bench.cluster [--players 100] [--think 2.0] [--watchers 1000]
                                            [--web-workers 1] [--capacity-seconds 30]
@@ -12,11 +12,18 @@ seconds on average, moves sent again with their Idempotency-Key, websockets reop
 ``?since=``) play through the balancer while, in turn (``tests/cluster/faults.py``):
 
 5. worker1's host is killed while preparing the dailies (worker2 must finish, once);
+7. worker1's host, holding the days job, vanishes (its link cut: no RST, no FIN): worker2
+   takes the job when PostgreSQL's keepalives end the lock session (25 s), and finishes once;
 1. web1's host is killed (every process, SIGKILL);
 2. web1 comes back;
+8. web1 vanishes (its link cut): out of the balancer within its checks, moves through web2;
+9. web1's link comes back;
 3. Redis restarts (2 s down);
 4. PostgreSQL restarts with a fast shutdown (12 s down: longer than a request waits for a
    connection, so that requests meet the outage);
+10. PostgreSQL is killed (SIGKILL to the postmaster) and recovers from the crash;
+11. a move sent to web1 commits, its answer unread; sent again to web2 with the same
+    Idempotency-Key, it gets the stored answer, applied once;
 6. ``--watchers`` leaderboard watchers, half on each web host, watch boards moved through
    the other host: answer-to-watcher and send-to-watcher p50/p99;
 
