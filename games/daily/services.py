@@ -98,8 +98,15 @@ def start_daily_replay(
     variant_slug: str,
     key: IdempotencyKey | None = None,
 ) -> Outcome | StoredAnswer:
-    """A casual game on a daily deal: after the player's own attempt is over, or the day is."""
+    """A casual game on a daily deal, once its day has closed: for everyone alike."""
     return write_once(user, key, lambda: _start_daily_replay(user, date, variant_slug))
+
+
+#: Why a day's deal is not dealt again while the day is open (the daily page says it too).
+REPLAY_AFTER_DAY_MESSAGE = (
+    "A day's deal can be replayed for fun once the day closes at midnight UTC: until then it "
+    "is the deal every ranked attempt plays."
+)
 
 
 def _start_daily_replay(user: AbstractBaseUser, date: dt.date, variant_slug: str) -> Outcome:
@@ -107,15 +114,10 @@ def _start_daily_replay(user: AbstractBaseUser, date: dt.date, variant_slug: str
         raise GameError("challenge_not_open", f"The challenge of {date} is not open yet.")
     variant = variant_or_error(variant_slug)
     if not days.day_closed(date):
-        # Looked up without making the day's challenge: a refusal changes nothing.
-        attempt = Game.objects.filter(
-            owner=user, daily__date=date, daily__variant=variant.slug, ranked=True
-        ).first()
-        if attempt is None or not attempt.is_finished:
-            raise GameError(
-                "attempt_first",
-                "Finish your ranked attempt first; then you can replay the deal for fun.",
-            )
+        # Not even after the player's own attempt: a replay deals the whole stock face up in
+        # its order, and a second account would then play its ranked attempt knowing every
+        # card. Refused before the day's challenge is looked up or made: this changes nothing.
+        raise GameError("replay_after_day", REPLAY_AFTER_DAY_MESSAGE)
     challenge = daily_challenge(date, variant.slug)
     return start_game(
         user, get_variant(challenge.variant), challenge.deal, daily_challenge=challenge

@@ -269,9 +269,12 @@ def test_a_ranked_attempts_result_says_its_rank_and_leads_to_its_days_board(
     assert errors == []
 
 
-def test_a_ranked_attempt_over_is_played_again_for_fun_from_its_result_and_its_replay(
+def test_a_ranked_attempt_over_is_played_again_for_fun_once_its_day_has_closed(
     site, new_context, django_user_model
 ):
+    """Not while the day is open: the replay would show the deal others are still playing."""
+    import datetime as dt
+
     from django.utils import timezone
 
     from games.models import Game
@@ -279,22 +282,30 @@ def test_a_ranked_attempt_over_is_played_again_for_fun_from_its_result_and_its_r
     create_players(django_user_model, "ada")
     today = timezone.now().date()
     ada = get_user_model().objects.get(username="ada")
-    attempt = daily_game(ada, today, "selective-castle", status="resigned")
+    todays = daily_game(ada, today, "selective-castle", status="resigned")
+    attempt = daily_game(ada, today - dt.timedelta(days=1), "selective-castle", status="resigned")
     page = new_context().new_page()
     errors = watch_errors(page)
     sign_in(page, site, "ada")
+    open_game(page, site, todays.pk, live=False)
+    expect(page.locator("dialog#result #result-new")).to_be_visible()
+    expect(page.locator("dialog#result #result-again")).to_be_hidden()
+    assert str(todays.deal.seed) not in page.content()  # the day is open: still hidden
+    page.goto(f"{site}/daily/{today.isoformat()}/selective-castle/")
+    expect(page.locator("#replay-after-day")).to_contain_text("once the day closes")
+    expect(page.locator("#replay-daily")).to_have_count(0)
+
     open_game(page, site, attempt.pk, live=False)
     page.locator("dialog#result #result-again").click()
     again = Game.objects.get(pk=wait_for_new_game(page, attempt.pk))
     same_deal_for_fun = (attempt.daily_id, attempt.deal_id, False)
     assert (again.daily_id, again.deal_id, again.ranked) == same_deal_for_fun
     expect(page.locator("#badges")).to_contain_text("Daily")
-    assert str(attempt.deal.seed) not in page.content()  # the day is open: still hidden
 
-    # The attempt's replay offers the same, without a number to show.
+    # The attempt's replay offers the same, with its number: the day has closed.
     page.goto(f"{site}/replay/{attempt.pk}/")
     expect(page.locator("#play-deal")).to_be_visible()
-    expect(page.locator("#replay-number")).to_be_hidden()
+    expect(page.locator("#replay-seed")).to_have_text(str(attempt.deal.seed))
     page.locator("#play-deal").click()
     third = Game.objects.get(pk=wait_for_new_game(page, attempt.pk, again.pk))
     assert (third.daily_id, third.deal_id, third.ranked) == same_deal_for_fun

@@ -81,7 +81,7 @@ STATUS_OF_REFUSAL = {
             "challenge_not_open",
             "challenge_started",
             "attempt_exists",
-            "attempt_first",
+            "replay_after_day",
             "not_flagged",
             "not_ranked",
             "already_excluded",

@@ -234,8 +234,9 @@ def test_a_ranked_attempt_has_no_undo(clock: DailyClock) -> None:
         assert_error(response, 409, "undo_not_allowed")
     assert stored(game["id"]).undo_count == 0
 
-    # The casual replay of the same deal, after the attempt, may undo.
+    # The casual replay of the same deal, once the day has closed, may undo.
     resign(client, game["id"])
+    clock.advance()
     casual = start_daily(client, DAY, "selective-castle", "replay")
     play(client, casual["id"], casual["legal_moves"][0])
     response = client.post(f"/api/games/{casual['id']}/undo/", {}, format="json")
@@ -358,18 +359,18 @@ def test_a_won_attempt_keeps_the_seed_secret_until_the_day_closes(clock: DailyCl
     assert_replays(client, game["id"], full=True)
 
 
-def test_a_casual_replay_of_the_deal_is_as_secret_as_the_attempt(clock: DailyClock) -> None:
+def test_a_casual_replay_of_a_closed_days_deal_shows_it_as_the_attempt_does(
+    clock: DailyClock,
+) -> None:
     client = client_for()
     attempt = start_daily(client, DAY, "gold-mine")
     resign(client, attempt["id"])
-    casual = start_daily(client, DAY, "gold-mine", "replay")
-    assert casual["seed"] is None and casual["state"]["seed"] is None
-    play(client, casual["id"], {"type": "deal"})
-    resign(client, casual["id"])
-    assert_seed_hidden(client, casual["id"])
-    assert_replays(client, casual["id"], full=False)
 
     clock.advance()
+    casual = start_daily(client, DAY, "gold-mine", "replay")
+    assert casual["seed"] == detail(client, attempt["id"])["seed"] is not None
+    play(client, casual["id"], {"type": "deal"})
+    resign(client, casual["id"])
     assert_seed_shown(client, casual["id"])
     assert_replays(client, casual["id"], full=True)
 
@@ -407,34 +408,62 @@ def without_status(board: dict[str, Any]) -> list[dict[str, Any]]:
 # -- casual replays ---------------------------------------------------------------------------
 
 
-def test_a_replay_needs_a_finished_attempt_while_the_day_is_open(clock: DailyClock) -> None:
+def test_no_replay_while_the_day_is_open_not_even_after_ones_own_attempt(
+    clock: DailyClock,
+) -> None:
+    """A replay deals the day's deal face up to the end of its stock: a second account would
+    then play its ranked attempt knowing every card. So it waits for the day to close."""
     user = make_user()
     client = client_for(user)
     url = daily_url(DAY, "grounds-for-divorce", "replay")
-    assert_error(client.post(url), 409, "attempt_first")
+    assert_error(client.post(url), 409, "replay_after_day")
     attempt = start_daily(client, DAY, "grounds-for-divorce")
-    assert_error(client.post(url), 409, "attempt_first")
+    assert_error(client.post(url), 409, "replay_after_day")
     play(client, attempt["id"], attempt["legal_moves"][0])
-    assert_error(client.post(url), 409, "attempt_first")
+    resign(client, attempt["id"])
+    error = assert_error(client.post(url), 409, "replay_after_day")
+    assert "once the day closes at midnight UTC" in error["message"]
     assert Game.objects.filter(owner=user).count() == 1
 
-    resign(client, attempt["id"])
+    clock.advance()
     casual = start_daily(client, DAY, "grounds-for-divorce", "replay")
     assert set(casual) == REPRESENTATION_KEYS
     assert casual["ranked"] is False
     assert casual["daily"] == DAY.isoformat()
     assert casual["id"] != attempt["id"]
     assert casual["move_number"] == 0 and casual["status"] == "playing"
-    assert casual["state"] == start_daily(client_for(), DAY, "grounds-for-divorce")["state"]
     assert stored(casual["id"]).deal_id == stored(attempt["id"]).deal_id
 
-    # Another player's finished attempt does not open the replay for this one.
-    assert_error(client_for().post(url), 409, "attempt_first")
+
+def test_a_second_account_learns_nothing_of_the_open_days_deal_from_the_firsts_replay(
+    clock: DailyClock,
+) -> None:
+    """The attack of issue 45: resign the ranked attempt at once, replay the deal, deal the
+    whole stock, and play a second account's attempt knowing every card."""
+    first = client_for(make_user("first"))
+    attempt = start_daily(first, DAY, "gold-mine")
+    resign(first, attempt["id"])
+    url = daily_url(DAY, "gold-mine", "replay")
+    with unchanged(first, attempt["id"]):
+        assert_error(first.post(url), 409, "replay_after_day")
+    assert list(Game.objects.values_list("pk", flat=True)) == [attempt["id"]]
+    assert detail(first, attempt["id"])["seed"] is None
+
+    second = client_for(make_user("second"))
+    assert_error(second.post(url), 409, "replay_after_day")
+    second_attempt = start_daily(second, DAY, "gold-mine")
+    assert second_attempt["seed"] is None and second_attempt["state"]["seed"] is None
+
+    # Once the day has closed, the replay opens to both (the deal is public then).
+    clock.advance()
+    for client in (first, second):
+        casual = start_daily(client, DAY, "gold-mine", "replay")
+        assert casual["seed"] == days.daily_seed(DAY, "gold-mine")
 
 
 def test_a_refused_replay_makes_nothing_not_even_the_days_challenge(clock: DailyClock) -> None:
     url = daily_url(DAY, "selective-castle", "replay")
-    assert_error(client_for().post(url), 409, "attempt_first")
+    assert_error(client_for().post(url), 409, "replay_after_day")
     assert not DailyChallenge.objects.filter(date=DAY).exists()
 
 
@@ -468,18 +497,19 @@ def test_a_replay_is_no_attempt_and_never_ranks(clock: DailyClock) -> None:
     attempt = start_daily(client, DAY, "gold-mine")
     play(client, attempt["id"], attempt["legal_moves"][0])
     resign(client, attempt["id"])
+    error = assert_error(client.post(daily_url(DAY, "gold-mine", "attempt")), 409)
+    assert error["code"] == "attempt_exists" and error["game_id"] == attempt["id"]
+    clock.advance()
     casual = start_daily(client, DAY, "gold-mine", "replay")
     Game.objects.filter(pk=casual["id"]).update(status="won", cards_home=52, board_moves=1)
 
-    challenge = challenge_of(overview(client), "gold-mine")
+    challenge = challenge_of(overview(client, DAY), "gold-mine")
     assert challenge["attempts"] == 1
     assert challenge["can_attempt"] is False
     assert challenge["your_attempt"]["game_id"] == attempt["id"]
     board = client.get(f"/api/leaderboards/daily/{DAY}/gold-mine/").json()
     assert board["count"] == 1
     assert [(e["user"], e["status"]) for e in board["results"]] == [("replayer", "resigned")]
-    error = assert_error(client.post(daily_url(DAY, "gold-mine", "attempt")), 409)
-    assert error["code"] == "attempt_exists" and error["game_id"] == attempt["id"]
 
 
 # -- GET /api/daily/ --------------------------------------------------------------------------

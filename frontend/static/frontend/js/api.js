@@ -143,11 +143,11 @@ export async function startGame(body, path = "/api/games/") {
 }
 
 /** Whether `game` (a game's representation) can be dealt again in a new casual game: once it is
- * over, by its number when the server shows it, and a daily challenge's by its day's replay
- * (which needs no number, hidden until the day closes). */
+ * over and the server shows its number; a daily challenge's, by its day's replay, once the day
+ * has closed (its number is shown from then on, and the replay is refused before). */
 export function canPlayAgain(game) {
   const known = game.seed !== null && game.seed !== undefined;
-  return game.status !== "playing" && (known || Boolean(game.daily));
+  return game.status !== "playing" && known;
 }
 
 /** Start a new casual game on `game`'s deal (see canPlayAgain) and go to its page. */

@@ -70,11 +70,10 @@ function askStart(button, path, report) {
   sure.focus();
 }
 
-/** Whether "Replay for fun" is allowed: once the attempt is over, or the day has closed. */
+/** Whether "Replay for fun" is allowed: once the day has closed, for everyone. Not after one's
+ * own attempt: the replay would show the whole deal while others still play it. */
 export function canReplay(challenge, day) {
-  if (!signedIn() || day.date > day.today) return false;
-  const attempt = challenge.your_attempt;
-  return !day.open || (attempt !== null && attempt.status !== "playing");
+  return signedIn() && day.date <= day.today && !day.open;
 }
 
 /**
@@ -133,6 +132,15 @@ export function challengeActions(challenge, day, report, { ids = false } = {}) {
         "a",
         { class: "button primary", href: `/signin/?next=${encodeURIComponent(next)}`, id: id("signin-to-play") },
         "Sign in to play",
+      ),
+    );
+  }
+  if (attempt && attempt.status !== "playing" && day.open) {
+    actions.append(
+      el(
+        "p",
+        { class: "note replay-later", id: id("replay-after-day"), role: "note" },
+        "You can replay this deal for fun once the day closes at midnight UTC: until then it is the deal everyone's attempt plays.",
       ),
     );
   }
