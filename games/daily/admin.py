@@ -15,6 +15,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
+from games.admin_base import SealedDealsMixin
 from games.core import days
 from games.daily import leaderboards
 from games.daily import services as daily_services
@@ -23,9 +24,20 @@ from games.rules import MAX_SEED
 
 
 class DailyChallengeForm(forms.ModelForm):
-    """Staff choose a future day's deal by its seed; the day's own deal is then never used."""
+    """Staff choose a future day's deal by its seed; the day's own deal is then never used.
 
-    seed = forms.IntegerField(min_value=0, max_value=MAX_SEED, help_text="The deal number.")
+    The form shows back a seed staff set (it is in the audit log too); never the seed the
+    worker chose for a day not closed: that is the day's deal, sealed from staff as from
+    players (``games.core.sealing``)."""
+
+    seed = forms.IntegerField(
+        min_value=0,
+        max_value=MAX_SEED,
+        help_text=(
+            "The deal number. A deal the worker chose is not shown before its day closes: "
+            "give a number to deal that one instead."
+        ),
+    )
     reason = forms.CharField(
         required=False,
         max_length=1000,
@@ -39,7 +51,7 @@ class DailyChallengeForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        if self.instance.pk:
+        if self.instance.pk and self.instance.seed_set_by_staff:
             self.fields["seed"].initial = self.instance.deal.seed
 
     def clean_date(self) -> Any:
@@ -64,8 +76,11 @@ def winnable_words(challenge: DailyChallenge) -> str:
 
 
 @admin.register(DailyChallenge)
-class DailyChallengeAdmin(admin.ModelAdmin):
+class DailyChallengeAdmin(SealedDealsMixin, admin.ModelAdmin):
     form = DailyChallengeForm
+    # The winning line shows every card (?solution__contains=… would test a guess of it).
+    secret_lookups = ("solution", "deal__seed")
+    deal_path = "deal"
     list_display = ["date", "variant", "seed_set_by_staff", "outcome", "difficulty", "attempts"]
     list_filter = ["variant", "seed_set_by_staff", "outcome", "date"]
     date_hierarchy = "date"

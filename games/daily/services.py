@@ -162,7 +162,7 @@ def save_daily_challenge(
     with transaction.atomic():
         before = (
             DailyChallenge.objects.filter(pk=challenge.pk)
-            .values("date", "variant", "deal__seed")
+            .values("date", "variant", "deal__seed", "seed_set_by_staff", "candidate")
             .first()
             if challenge.pk
             else None
@@ -183,10 +183,22 @@ def save_daily_challenge(
             details["previous"] = {
                 "date": before["date"].isoformat(),
                 "variant": before["variant"],
-                "seed": before["deal__seed"],
+                **_audited_deal(
+                    before["seed_set_by_staff"], before["deal__seed"], before["candidate"]
+                ),
             }
         audit(actor, AuditLog.Action.SET_SEED, reason, challenge=challenge, details=details)
     return challenge
+
+
+def _audited_deal(set_by_staff: bool, seed: int, candidate: int | None) -> dict[str, Any]:
+    """How the audit log names a day's deal: a seed staff set by its number; the worker's by
+    its candidate number only. The worker's seed is the day's own deal, sealed until the day
+    closes (``games.core.sealing``), and once staff remove their seed the worker deals that
+    same seed again: written here, any staff member could read it in the log."""
+    if set_by_staff:
+        return {"seed": seed}
+    return {"seed": None, "candidate": candidate}
 
 
 def remove_daily_challenge(
@@ -199,7 +211,7 @@ def remove_daily_challenge(
         details = {
             "date": challenge.date.isoformat(),
             "variant": challenge.variant,
-            "seed": challenge.deal.seed,
+            **_audited_deal(challenge.seed_set_by_staff, challenge.deal.seed, challenge.candidate),
         }
         audit(actor, AuditLog.Action.REMOVE_SEED, reason, challenge=challenge, details=details)
         challenge.delete()

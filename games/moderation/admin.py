@@ -19,7 +19,8 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
-from games.admin_base import ReadOnlyMixin, int_param
+from games.admin_base import ReadOnlyMixin, SealedDealsMixin, int_param, search_words
+from games.core import sealing
 from games.models import AuditLog, Game, GameFlag
 from games.moderation import review, verification
 from games.moderation import services as moderation
@@ -29,23 +30,33 @@ from games.moderation.presenters import (
     step_context,
     timeline_rows,
 )
-from games.play.admin import MoveInline, without_open_day_seed_matches
+from games.play.admin import MoveInline
 from web.errors import ServiceError
+
+
+def flag_detail(flag: GameFlag, sealed: bool) -> str:
+    """A flag's detail, unless its game is sealed: a history that does not replay is told in
+    the engine's words, which name the cards of the move ("The Seven of hearts cannot go
+    on ...")."""
+    return sealing.HIDDEN_WORDS if sealed else flag.detail
 
 
 @admin.register(GameFlag)
 class GameFlagAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    """Flags are raised and cleared through the review page (audited), never edited."""
+    """Flags are raised and cleared through the review page (audited), never edited. A sealed
+    game's flags (``games.core.sealing``) show no detail, and a search never finds one by it."""
 
     list_display = [
         "game_link",
         "player",
         "reason",
-        "detail",
+        "shown_detail",
         "automatic",
         "created_at",
         "cleared_at",
     ]
+    exclude = ["detail"]
+    readonly_fields = ["shown_detail"]
     list_filter = [
         "reason",
         "automatic",
@@ -55,6 +66,23 @@ class GameFlagAdmin(ReadOnlyMixin, admin.ModelAdmin):
     ]
     search_fields = ["game__owner__username", "=game__id", "detail"]
     list_select_related = ["game__owner"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[GameFlag]:
+        return super().get_queryset(request).annotate(sealed=sealing.is_sealed("game__deal"))
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[GameFlag], search_term: str
+    ) -> tuple[QuerySet[GameFlag], bool]:
+        # Less the sealed flags whose detail has a word of the search: whether one is found
+        # then never depends on what its detail says.
+        found, duplicates = super().get_search_results(request, queryset, search_term)
+        for word in search_words(search_term):
+            found = found.exclude(sealed=True, detail__icontains=word)
+        return found, duplicates
+
+    @admin.display(description="detail")
+    def shown_detail(self, flag: GameFlag) -> str:
+        return flag_detail(flag, bool(getattr(flag, "sealed", False)))
 
     @admin.display(description="player", ordering="game__owner__username")
     def player(self, flag: GameFlag) -> str:
@@ -68,10 +96,14 @@ class GameFlagAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 class GameFlagInline(ReadOnlyMixin, admin.TabularInline):
     model = GameFlag
-    fields = ["reason", "detail", "automatic", "created_by", "created_at", "cleared_at"]
+    fields = ["reason", "shown_detail", "automatic", "created_by", "created_at", "cleared_at"]
     readonly_fields = fields
     extra = 0
     can_delete = False
+
+    @admin.display(description="detail")
+    def shown_detail(self, flag: GameFlag) -> str:
+        return flag_detail(flag, sealing.game_sealed(flag.game))
 
 
 @admin.register(AuditLog)
@@ -133,8 +165,10 @@ class ModerationForm(forms.Form):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
-    """Games are the players' own: viewed, reviewed, flagged or excluded, never edited."""
+class GameAdmin(SealedDealsMixin, admin.ModelAdmin):
+    """Games are the players' own: viewed, reviewed, flagged or excluded, never edited. A
+    game dealt an open day's deal (``games.core.sealing``: its ranked attempts, replays, a
+    game of the same number) shows no seed, snapshot or move until the day closes."""
 
     list_display = [
         "id",
@@ -163,6 +197,10 @@ class GameAdmin(admin.ModelAdmin):
         "created_at",
     ]
     search_fields = ["owner__username", "deal__seed__exact", "=id"]
+    # The snapshot holds every card (?state__contains=… would find a sealed game by them); a
+    # seed's lookups are refused by Django already (not a list filter), and here as well.
+    secret_lookups = ("state", "deal__seed", "moves")
+    deal_path = "deal"
     date_hierarchy = "created_at"
     list_select_related = ["owner", "deal", "daily"]
     fieldsets = [
@@ -204,14 +242,8 @@ class GameAdmin(admin.ModelAdmin):
     inlines = [GameFlagInline, AuditLogInline, MoveInline]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
-        return review.with_flagged(super().get_queryset(request))
-
-    def get_search_results(
-        self, request: HttpRequest, queryset: QuerySet[Game], search_term: str
-    ) -> tuple[QuerySet[Game], bool]:
-        # A search by seed finds no game of a day still open: it would name that day's deal.
-        found, duplicates = super().get_search_results(request, queryset, search_term)
-        return without_open_day_seed_matches(found, search_term, "deal"), duplicates
+        games = review.with_flagged(super().get_queryset(request))
+        return games.annotate(sealed=sealing.is_sealed("deal"))
 
     # A game changes only through play and the audited staff actions on its review page.
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -238,10 +270,11 @@ class GameAdmin(admin.ModelAdmin):
     def variant(self, game: Game) -> str:
         return game.deal.get_variant_display()
 
-    # A ranked attempt of a day still open shows neither its deal nor its cards
-    # (``review.sealed``): staff can play the day too.
+    # A game dealt an open day's deal shows neither its deal nor its cards (``review.sealed``):
+    # staff can play the day too. The seed is not sortable: a sealed row's place among games
+    # of seeds staff chose would tell its seed by a binary search.
 
-    @admin.display(ordering="deal__seed")
+    @admin.display()
     def seed(self, game: Game) -> int | str:
         return review.HIDDEN_WORDS if review.sealed(game) else game.deal.seed
 

@@ -8,7 +8,7 @@ from django.db.models import (
     QuerySet,
 )
 
-from games.core import days
+from games.core import sealing
 from games.core.history import (
     opening,
     replay_history,
@@ -30,17 +30,19 @@ def staff_game(game_id: int) -> Game:
 
 
 SEALED_MESSAGE = (
-    "This ranked attempt's day is still open: its deal, boards and moves are shown to staff "
-    "once the day closes (staff can play ranked too)."
+    "This game was dealt the deal of a day still open (its ranked attempts' or a replay of "
+    "it): its deal, boards and moves are shown to staff once the day closes (staff can play "
+    "ranked too)."
 )
-#: What the admin shows in place of a sealed attempt's seed, deal and snapshot.
-HIDDEN_WORDS = "hidden until the day closes"
+#: What the admin shows in place of a sealed game's seed, deal and snapshot.
+HIDDEN_WORDS = sealing.HIDDEN_WORDS
 
 
 def sealed(game: Game) -> bool:
-    """A ranked attempt at a day still open: its seed and boards are that day's deal, which
-    staff who can also play the day must not see (``days.day_closed`` opens it)."""
-    return bool(game.ranked and game.daily_id) and not days.day_closed(game.daily.date)
+    """A game dealt an open day's deal, ranked or casual (``games.core.sealing``): its seed
+    and boards are that day's deal, which staff who can also play the day must not see
+    (``days.day_closed`` opens it)."""
+    return sealing.game_sealed(game)
 
 
 def with_flagged(games: QuerySet[Game]) -> QuerySet[Game]:

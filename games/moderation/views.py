@@ -47,7 +47,10 @@ class StaffGameReviewView(APIView):
             403: ApiErrorBody,
             404: OpenApiResponse(
                 ApiErrorBody,
-                description='"not_found", or "not_yet": a ranked attempt of a day still open.',
+                description=(
+                    '"not_found", or "not_yet": a game dealt the deal of a day not closed '
+                    "(games.core.sealing)."
+                ),
             ),
         },
     )

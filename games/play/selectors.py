@@ -8,10 +8,11 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import (
+    Q,
     QuerySet,
 )
 
-from games.core import clock, days
+from games.core import clock, days, sealing
 from games.core.history import line_of_play, told
 from games.errors import GameError
 from games.models import UNTOUCHED, Game, Move
@@ -258,9 +259,10 @@ def may_review_games(user: AbstractBaseUser | AnonymousUser) -> bool:
 
 
 def watchable_game(user: AbstractBaseUser, game_id: int) -> Game | None:
-    """A game whose changes this user may watch live: their own, or any game for staff who
-    may review games."""
+    """A game whose changes this user may watch live: their own, or for staff who may review
+    games any game but a sealed one (``games.core.sealing``): its moves, and the cards they
+    turn up, are an open day's deal, which staff see no more of than any other player."""
     games = Game.objects.select_related("deal", "daily").filter(pk=game_id)
-    if not may_review_games(user):
-        games = games.filter(owner=user)
-    return games.first()
+    if may_review_games(user):
+        return games.filter(Q(owner=user) | ~sealing.sealed_rows("deal")).first()
+    return games.filter(owner=user).first()

@@ -15,6 +15,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 
 from games.core import days
+from games.daily import challenges
 from games.daily import services as daily_services
 from games.models import AuditLog, DailyChallenge, Deal, Game, GameFlag, Move
 from games.moderation import services as moderation
@@ -442,7 +443,8 @@ def test_verify_catches_tampered_counts_of_a_ranked_attempt(
     play_services.play_move(user=player, game_id=attempt.pk, move={"type": "deal"})
     Game.objects.filter(pk=attempt.pk).update(board_moves=0)
     # Reviewed once its day has closed (test_open_day_sealed.py: not before).
-    monkeypatch.setattr(days, "day_closed", lambda date: True)
+    tomorrow = days.today() + dt.timedelta(days=1)
+    monkeypatch.setattr(days, "today", lambda: tomorrow)
     page = staff_client.get(review_url(attempt.pk, verify=1)).content.decode()
     assert "the stored board_moves is 0, the replay says 1" in page
     # A casual game is ranked by nothing (and older ones predate the columns).
@@ -567,6 +569,43 @@ def test_staff_set_and_remove_a_days_seed_and_both_are_audited(
     assert log[1].details["previous"]["seed"] == 1234 and log[1].details["seed"] == 99
     assert log[2].details["seed"] == 99
     assert log[0].target == f"daily challenge {tomorrow} gold-mine"
+
+
+def test_the_audit_log_never_names_the_seed_the_worker_chose_for_a_day_to_come(
+    staff_client: Client, staff: Any
+) -> None:
+    """Removing a worker-prepared day, or setting a seed over it, must not write the worker's
+    seed down: once staff's seed is gone the worker deals that same seed again (it is the
+    day's own), and every staff member reads the log."""
+    tomorrow = days.today() + dt.timedelta(days=1)
+    later = tomorrow + dt.timedelta(days=1)
+    prepared = [challenges.prepare(day, "gold-mine")[0] for day in (tomorrow, later)]
+    worker_seeds = [challenge.deal.seed for challenge in prepared]
+    daily_services.remove_daily_challenge(actor=staff, challenge=prepared[0], reason="redo")
+    form = {"date": later.isoformat(), "variant": "gold-mine", "seed": "77", "reason": "mine"}
+    response = staff_client.post(f"/admin/games/dailychallenge/{prepared[1].pk}/change/", form)
+    assert response.status_code == 302, response.content[:2000]
+
+    removed, replaced = AuditLog.objects.order_by("pk")
+    assert removed.details == {
+        "date": tomorrow.isoformat(),
+        "variant": "gold-mine",
+        "seed": None,
+        "candidate": prepared[0].candidate,
+    }
+    assert replaced.details["seed"] == 77
+    assert replaced.details["previous"] == {
+        "date": later.isoformat(),
+        "variant": "gold-mine",
+        "seed": None,
+        "candidate": prepared[1].candidate,
+    }
+    # The worker deals the day again: its seed is the one it chose before, named nowhere.
+    assert challenges.prepare(tomorrow, "gold-mine")[0].deal.seed == worker_seeds[0]
+    page = staff_client.get("/admin/games/auditlog/").content.decode()
+    for entry in (removed, replaced):
+        page += staff_client.get(f"/admin/games/auditlog/{entry.pk}/change/").content.decode()
+    assert not any(str(seed) in page for seed in worker_seeds)
 
 
 # -- who gets in ------------------------------------------------------------------------------
