@@ -33,18 +33,21 @@ from games.moderation.presenters import (
 from games.play.admin import MoveInline
 from web.errors import ServiceError
 
+#: The flags whose detail may name cards: a history that does not replay is told in the
+#: engine's words ("The Seven of hearts cannot go on ..."). The others give steps and times.
+CARD_NAMING_FLAGS = [GameFlag.Reason.HISTORY_INVALID]
+
 
 def flag_detail(flag: GameFlag, sealed: bool) -> str:
-    """A flag's detail, unless its game is sealed: a history that does not replay is told in
-    the engine's words, which name the cards of the move ("The Seven of hearts cannot go
-    on ...")."""
-    return sealing.HIDDEN_WORDS if sealed else flag.detail
+    """A flag's detail, unless it may name cards and its game is sealed."""
+    return sealing.HIDDEN_WORDS if sealed and flag.reason in CARD_NAMING_FLAGS else flag.detail
 
 
 @admin.register(GameFlag)
 class GameFlagAdmin(ReadOnlyMixin, admin.ModelAdmin):
     """Flags are raised and cleared through the review page (audited), never edited. A sealed
-    game's flags (``games.core.sealing``) show no detail, and a search never finds one by it."""
+    game's (``games.core.sealing``) flag that may name cards shows no detail, and a search
+    never finds one by it."""
 
     list_display = [
         "game_link",
@@ -73,11 +76,11 @@ class GameFlagAdmin(ReadOnlyMixin, admin.ModelAdmin):
     def get_search_results(
         self, request: HttpRequest, queryset: QuerySet[GameFlag], search_term: str
     ) -> tuple[QuerySet[GameFlag], bool]:
-        # Less the sealed flags whose detail has a word of the search: whether one is found
-        # then never depends on what its detail says.
+        # Less the sealed flags of hidden detail that has a word of the search: whether one is
+        # found then never depends on what its detail says.
         found, duplicates = super().get_search_results(request, queryset, search_term)
         for word in search_words(search_term):
-            found = found.exclude(sealed=True, detail__icontains=word)
+            found = found.exclude(sealed=True, reason__in=CARD_NAMING_FLAGS, detail__icontains=word)
         return found, duplicates
 
     @admin.display(description="detail")
