@@ -260,9 +260,10 @@ def test_a_ranked_attempts_result_says_its_rank_and_leads_to_its_days_board(
     board = result.locator("#result-board")
     expect(board).to_have_class(re.compile(r"\bprimary\b"))
     expect(result.locator("#result-new")).not_to_have_class(re.compile(r"\bprimary\b"))
-    # The day is open: its deal's number stays hidden (the deal is played again by the day's).
+    # The day is open: its deal's number stays hidden, and its deal is played again only once
+    # the day has closed (the replay would show others the deal they are playing).
     expect(result.locator("#result-seed")).to_be_hidden()
-    expect(result.locator("#result-again")).to_be_visible()
+    expect(result.locator("#result-again")).to_be_hidden()
     board.click()
     page.wait_for_url(f"{site}/daily/{today.isoformat()}/gold-mine/")
     expect(page.locator('#leaderboard tr[data-user="ada"]')).to_be_visible()
