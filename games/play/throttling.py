@@ -111,24 +111,57 @@ def _count(key: str, seconds: int) -> int:
         return 1
 
 
-def spend(budgets: Sequence[Budget], now: float | None = None) -> float | None:
-    """Count one request against every budget; None if all had room, else (the request's
-    counts taken back from all of them) the seconds until the last exceeded window ends."""
+@dataclass
+class Spent:
+    """What one request counted: ``wait`` None when every budget had room (its counts stand,
+    at ``keys``), else the seconds until the last exceeded window ends (its counts taken back
+    already)."""
+
+    wait: float | None
+    keys: list[str]
+
+    def give_back(self) -> None:
+        """Take back a passed request's counts: it turned out to cost nothing."""
+        if self.wait is None:
+            _take_back(self.keys)
+            self.keys = []
+
+
+def _take_back(keys: Sequence[str]) -> None:
+    for key in keys:
+        with contextlib.suppress(ValueError):  # its window has just closed
+            cache.decr(key)
+
+
+def spend(budgets: Sequence[Budget], now: float | None = None) -> Spent:
+    """Count one request against every budget; if one has no room, take the request's counts
+    back from all of them."""
     now = time.time() if now is None else now
     keys = [budget.window_key(now) for budget in budgets]
     counts = [_count(key, budget.seconds) for key, budget in zip(keys, budgets, strict=True)]
     exceeded = [b for b, n in zip(budgets, counts, strict=True) if n > b.limit]
     if not exceeded:
-        return None
-    for key in keys:
-        with contextlib.suppress(ValueError):  # its window has just closed
-            cache.decr(key)
-    return max(budget.wait(now) for budget in exceeded)
+        return Spent(None, keys)
+    _take_back(keys)
+    return Spent(max(budget.wait(now) for budget in exceeded), [])
 
 
-def spend_on(scope: str, request: Request) -> float | None:
-    """``spend`` for a request of ``scope`` (its player's and its address's budgets)."""
-    return spend(budgets_of(scope, request.user, client_ip(request)))
+def spend_on(scope: str, request: Request) -> Spent:
+    """``spend`` for a request of ``scope`` (its player's and its address's budgets),
+    remembered on the request for ``give_back``."""
+    spent = spend(budgets_of(scope, request.user, client_ip(request)))
+    request._request.__dict__.setdefault(_SPENT, []).append(spent)
+    return spent
+
+
+def give_back(request: Request) -> None:
+    """Take back what this request was counted (it was refused before it cost anything: a
+    hint refused because a search was already running searched nothing)."""
+    for spent in request._request.__dict__.get(_SPENT, []):
+        spent.give_back()
+
+
+_SPENT = "_patience_spent_budgets"
 
 
 class PlayerThrottle(ScopedRateThrottle):
@@ -150,7 +183,7 @@ class PlayerThrottle(ScopedRateThrottle):
         self.scope = getattr(view, self.scope_attr, None)
         if not self.scope:
             return True
-        self.wait_seconds = spend_on(self.scope, request)
+        self.wait_seconds = spend_on(self.scope, request).wait
         return self.wait_seconds is None
 
     def wait(self) -> float | None:

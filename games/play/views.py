@@ -19,6 +19,7 @@ from accounts.throttling import client_ip
 from games import catalogue
 from games.answers import ERRORS, answer
 from games.core.pages import no_such_page
+from games.errors import GameError
 from games.inputs import PageQuery, ReplayQuery, body, valid
 from games.play import hint_service as play_hints
 from games.play import idempotency
@@ -38,6 +39,7 @@ from games.play.throttling import (
     GameCreationThrottle,
     HintThrottle,
     counted_address,
+    give_back,
     spend_on,
     too_many_games,
     too_many_hints,
@@ -119,7 +121,7 @@ class GameListView(APIView):
         if data["winnable"]:
             # A deal out of the pool: its own budgets, per player and per address, every ask
             # counted (games.play.throttling).
-            wait = spend_on("winnable", request)
+            wait = spend_on("winnable", request).wait
             if wait is not None:
                 raise too_many_winnable(wait)
         return answer(
@@ -257,8 +259,16 @@ class GameHintView(GameActionView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         # One search per player at a time, a few per address (429 hint_in_progress past it).
-        with play_hints.one_search_at_a_time(request.user, counted_address(client_ip(request))):
-            return self._hint(request, game_id)
+        address = counted_address(client_ip(request))
+        try:
+            with play_hints.one_search_at_a_time(request.user, address):
+                return self._hint(request, game_id)
+        except GameError as refusal:
+            if refusal.code == "hint_in_progress":
+                # It searched nothing: its counts are given back, or a crowd waiting for the
+                # address's searches would spend its budget on refusals alone.
+                give_back(request)
+            raise
 
     def _hint(self, request: Request, game_id: int) -> Response:
         # The search runs first, outside every transaction; the hint is then counted in a

@@ -289,3 +289,28 @@ def test_hints_of_many_guests_at_one_address_search_two_at_a_time(
     assert [status for status, _ in answers].count(200) >= 1
     assert all(b["error"]["code"] == "hint_in_progress" for s, b in answers if s == 429)
     assert most <= 2
+
+
+def test_a_hint_refused_while_searches_run_spends_no_budget(settings: Any) -> None:
+    """A crowd waiting for its address's searches would otherwise spend the address's budget
+    on refusals alone (40 guests: 8 hints answered in 35 s, the rest refused)."""
+    limits(settings, hint="2/min", hint_address="3/min")
+    settings.HINT_SECONDS = 0
+    players = [make_user() for _ in range(3)]
+    games = [new_game(at(SCHOOL, player), "gold-mine", seed=11) for player in players]
+    school = counted_address(SCHOOL)
+    with (
+        play_hints.one_search_at_a_time(players[0], school),
+        play_hints.one_search_at_a_time(players[1], school),
+    ):
+        for _ in range(5):
+            refused = hint(at(SCHOOL, players[2]), games[2]["id"])
+            assert_throttled(refused, code="hint_in_progress", most_seconds=5)
+    with play_hints.one_search_at_a_time(players[2], school):  # the player's own search
+        for _ in range(5):
+            refused = hint(at(SCHOOL, players[2]), games[2]["id"])
+            assert_throttled(refused, code="hint_in_progress", most_seconds=5)
+    asked = [hint(at(SCHOOL, players[2]), games[2]["id"]).status_code for _ in range(3)]
+    assert asked == [200, 200, 429]  # the player's 2, every refusal given back
+    assert hint(at(SCHOOL, players[0]), games[0]["id"]).status_code == 200  # the address's 3rd
+    assert_throttled(hint(at(SCHOOL, players[1]), games[1]["id"]))
