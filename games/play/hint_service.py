@@ -101,9 +101,14 @@ def _address_claim(address: str | None, seconds: int) -> Iterator[None]:
     claims = (f"games:hint-search-address:{counted}:{slot}" for slot in range(searches))
     held = next((claim for claim in claims if cache.add(claim, 1, seconds)), None)
     if held is None:
+        # Later than a player's own (a search's time): the address's claims are taken in
+        # turns by everyone there, and a crowd retrying each second sent a refusal per player
+        # a second (40 guests: 26 a second, which slowed another player's reads as much as
+        # the hints had).
         raise _in_progress(
             f"Hints are already being worked out for {searches} players at your address, the "
-            "most at once. Try again in a moment."
+            "most at once. Try again in a moment.",
+            retry_after=max(1, math.ceil(ADDRESS_RETRY_SEARCHES * settings.HINT_SECONDS)),
         )
     try:
         yield
@@ -111,10 +116,15 @@ def _address_claim(address: str | None, seconds: int) -> Iterator[None]:
         cache.delete(held)
 
 
-def _in_progress(message: str) -> GameError:
-    return GameError(
-        "hint_in_progress", message, retry_after=max(1, math.ceil(settings.HINT_SECONDS))
-    )
+#: A hint refused because its address's searches are all running says to come back after
+#: this many searches' time.
+ADDRESS_RETRY_SEARCHES = 5
+
+
+def _in_progress(message: str, retry_after: int | None = None) -> GameError:
+    if retry_after is None:
+        retry_after = max(1, math.ceil(settings.HINT_SECONDS))
+    return GameError("hint_in_progress", message, retry_after=retry_after)
 
 
 def work_out_hint(
