@@ -162,6 +162,17 @@ def board_ready(page: Page, *, live: bool = True) -> None:
         expect(page.locator("#live")).to_have_attribute("data-state", "open")
 
 
+def board_still(page: Page, timeout: float = 10_000) -> None:
+    """Wait until no animation or transition of the board's runs: the cards are where they
+    go (a wait for that, not for the time it usually takes)."""
+    page.wait_for_function(
+        """() => !document.getAnimations().some(
+             (a) => a.playState === "running" && a.effect?.target?.closest?.("#board")
+           )""",
+        timeout=timeout,
+    )
+
+
 def pile(page: Page, pile_id: str):
     return page.locator(f'#board .pile[data-pile="{pile_id}"]')
 

@@ -195,7 +195,7 @@ def test_a_reset_ends_the_pages_own_sign_in_only_when_it_was_that_accounts(
         expect(page.get_by_role("link", name="Ask for a new link")).to_be_hidden()
 
     reset("lovelace")  # someone else's account: this sign-in goes on
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(300)  # room for a sign-out to reach the page, were one sent
     expect(page.locator("html")).to_have_attribute("data-user", "hopper")
     expect(page.locator("nav.account-nav")).to_be_visible()
 
@@ -569,7 +569,7 @@ def test_the_account_pages_password_forms_name_the_account_and_send_once(
     expect(page.locator("#password-form button[type=submit]")).to_have_text("Changing…")
     page.press("#id_new_password2", "Enter")
     page.evaluate("() => document.getElementById('password-form').requestSubmit()")
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(300)  # room for a second request, were one sent
     assert len(sent) == 1
     held[0].continue_()
     expect(page.locator("#form-status")).to_contain_text("Your password has been changed")

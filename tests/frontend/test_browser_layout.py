@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 
 from tests.frontend.browser_helpers import (
     Line,
+    board_still,
     cards,
     contrast,
     create_players,
@@ -172,7 +173,7 @@ def test_the_focus_a_picked_card_its_targets_and_a_hint_each_look_different(site
     mark = lambda selector, pseudo=None: page.evaluate(_MARK, [selector, pseudo])  # noqa: E731
     page.locator("#hint").click()
     expect(page.locator("#board .card.hinted").first).to_be_visible()
-    page.wait_for_timeout(300)  # past the cards' transition
+    board_still(page)  # past the cards' transition
     hint = mark("#board .card.hinted")
 
     pile(page, "tableau:2").focus()
@@ -180,7 +181,7 @@ def test_the_focus_a_picked_card_its_targets_and_a_hint_each_look_different(site
     expect(pile(page, "tableau:7")).to_have_class(re.compile(r"\btarget\b"))
     expect(pile(page, "foundation:0")).to_have_class(re.compile(r"\btarget\b"))
     assert page.evaluate("document.activeElement.matches('.pile:focus-visible')")
-    page.wait_for_timeout(300)
+    board_still(page)
     marks = {
         "focus": mark("#board .pile:focus-visible"),
         "picked card": mark("#board .card.selected"),

@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 
 from tests.frontend.browser_helpers import (
     Line,
+    board_still,
     call_api,
     cards,
     create_players,
@@ -139,7 +140,7 @@ def test_the_opening_deal_is_dealt_on_the_table(site, new_context, django_user_m
     # Every card but one lying where the deal starts (the table's top left corner) came there.
     assert drawn - 1 <= len(dealt) <= drawn, (len(dealt), drawn)
     assert all(entry["transform"].startswith("translate(") for entry in dealt)
-    page.wait_for_timeout(200)
+    page.wait_for_timeout(200)  # a picture of the deal midway: a moment into it, on purpose
     screenshot(page, "motion-deal-midway")
 
 
@@ -212,7 +213,9 @@ def test_a_second_move_during_the_animation_is_taken(site, new_context, django_u
     seed, first, second = two_apart("grandfathers-clock")
     game_id = start_game(page, "grandfathers-clock", seed=seed)
     open_game(page, site, game_id)
-    page.wait_for_timeout(1500)  # the opening deal has landed
+    # The opening deal has landed: its cards moved, and none moves now.
+    page.wait_for_function("window.__moved.some((entry) => entry.className.includes('card'))")
+    board_still(page)
     # The second move's card and target, measured before anything moves.
     source = cards(page, second["from"]).last.bounding_box()
     target = (
