@@ -19,6 +19,7 @@ from functools import cached_property
 from typing import Any, TypeVar
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
 from django.utils import timezone
@@ -215,7 +216,9 @@ def refuse_past_unplayed_winnable(user: AbstractBaseUser) -> None:
     limit = settings.UNPLAYED_WINNABLE_LIMIT
     if not limit:
         return
-    list(type(user).objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+    # The user model, not ``type(user)``: a signed-in request's user is a lazy object.
+    players = get_user_model().objects.select_for_update().filter(pk=user.pk)
+    list(players.values_list("pk", flat=True))
     held = unplayed_winnable(user)
     if len(held) >= limit:
         raise GameError(

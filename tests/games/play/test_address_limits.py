@@ -314,3 +314,20 @@ def test_a_hint_refused_while_searches_run_spends_no_budget(settings: Any) -> No
     assert asked == [200, 200, 429]  # the player's 2, every refusal given back
     assert hint(at(SCHOOL, players[0]), games[0]["id"]).status_code == 200  # the address's 3rd
     assert_throttled(hint(at(SCHOOL, players[1]), games[1]["id"]))
+
+
+def test_a_winnable_ask_from_a_browser_session_is_answered_not_a_server_error() -> None:
+    # A session's request.user is a lazy object, not the user model: the unplayed-winnable
+    # check once took its type for the model and answered 500 to every signed-in browser.
+    from tests.support.api import signed_in
+
+    client = signed_in(make_user())
+    answer = client.post(
+        "/api/games/", {"variant": "gold-mine", "winnable": True}, content_type="application/json"
+    )
+    assert answer.status_code == 503 and answer.json()["error"]["code"] == "no_winnable_deal"
+    WinnableDeal.objects.create(variant="gold-mine", seed=5, moves=[], positions=1, seconds=0.1)
+    answer = client.post(
+        "/api/games/", {"variant": "gold-mine", "winnable": True}, content_type="application/json"
+    )
+    assert answer.status_code == 201 and Game.objects.get(pk=answer.json()["id"]).winnable
