@@ -648,6 +648,10 @@ async def answer_lost_then_retried_elsewhere(
                 ),
             }
         )
+    # The players go on through the balancer meanwhile: a few seconds of their moves, so the
+    # phase's checks (nothing lost, none twice, some acknowledged) have moves to look at; the
+    # retry itself takes well under a second.
+    await settle(load, phase, 5.0)
     await load.verify(phase)
     return Outcome(phase, 0.0, "(no fault)", facts)
 
