@@ -54,7 +54,10 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     header and a way back."""
     if request.path.startswith("/api/"):
         return errors.not_found(request, exception)
-    context = {"games": GAMES, "reason": _not_found_reason(request.path)}
+    reason = _not_found_reason(request.path)
+    if _is_game_page(request.path) and not request.user.is_authenticated:
+        reason += " If it is yours, sign in to see it."
+    context = {"games": GAMES, "reason": reason}
     response = render(request, "frontend/not_found.html", context, status=404)
     setattr(response, SITE_PAGE, True)
     return response
@@ -68,6 +71,10 @@ _NOT_FOUND_REASONS = {
     "rules": "There is no game of that name: the rules of the five games are in the Rules menu.",
     "daily": "There is no daily challenge at this address: each day has one of each game.",
 }
+
+
+def _is_game_page(path: str) -> bool:
+    return path.strip("/").partition("/")[0] in ("play", "replay")
 
 
 def _not_found_reason(path: str) -> str:
@@ -93,18 +100,21 @@ def index(request: HttpRequest) -> HttpResponse:
 
 
 def _own_game_page(request: HttpRequest, template: str, game_id: int) -> HttpResponse:
-    if not play_selectors.owns_game(request.user, game_id):
+    """A game's page shows only to its player. A signed-out visitor gets the same 404 as
+    anyone else, not a sign-in redirect: redirecting for a game that exists but 404 for one
+    that does not would tell anybody which games exist (the 404 page's header still offers
+    to sign in and come back here)."""
+    user = request.user
+    if not user.is_authenticated or not play_selectors.owns_game(user, game_id):
         raise Http404("No such game.")
     return _page(request, template, game_id=game_id)
 
 
-@login_required
 @ensure_csrf_cookie
 def play(request: HttpRequest, game_id: int) -> HttpResponse:
     return _own_game_page(request, "play.html", game_id)
 
 
-@login_required
 @ensure_csrf_cookie
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     return _own_game_page(request, "replay.html", game_id)

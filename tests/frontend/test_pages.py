@@ -466,3 +466,27 @@ def test_the_lobby_offers_winnable_deals_only(client: Client) -> None:
     html = client.get("/").content.decode()
     assert '<input type="checkbox" id="winnable-only"' in html
     assert "Winnable deals only" in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind", ["play", "replay"])
+def test_signed_out_a_game_page_is_404_alike_whether_the_game_exists_or_not(
+    client: Client, django_user_model, kind: str
+) -> None:
+    """No existence oracle: an existing game, a missing one and a malformed id all get the
+    same 404 page for a signed-out visitor (before, a numeric id went to the sign-in page)."""
+
+    owner = django_user_model.objects.create_user("owner", password="x")
+    game = play_services.create_game(user=owner, variant_slug="gold-mine").game
+    pages = []
+    for game_id in (game.pk, 999999, "abc"):
+        response = client.get(f"/{kind}/{game_id}/")
+        assert response.status_code == 404, game_id
+        page = response.content.decode()
+        assert "There is no such game, or it is not yours" in page
+        assert "sign in to see it" in page
+        assert f'href="/signin/?next=/{kind}/{game_id}/"' in page  # a way to sign in and back
+        pages.append(re.search(r'<section class="auth-page".*?</section>', page, re.S)[0])
+    assert pages[0] == pages[1] == pages[2]
+    client.force_login(owner)
+    assert client.get(f"/{kind}/{game.pk}/").status_code == 200
