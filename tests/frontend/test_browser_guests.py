@@ -178,3 +178,36 @@ def test_a_guest_meeting_the_daily_ranked_attempt_sees_the_account_message(
     assert refused["status"] == 403 and refused["body"]["error"]["code"] == "account_required"
     screenshot(page, f"guest-daily-{width}x{height}")
     assert errors == []
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_a_guests_welcome_page_header_shows_the_new_account(site, new_context, viewport):
+    """Signing up with an email stays on the page to say "check your inbox": its header said
+    "Guest · Sign in · Sign up" until Continue while the page said "signed in"."""
+    width, height = viewport
+    page = new_context(viewport={"width": width, "height": height}).new_page()
+    errors = watch_errors(page)
+    page.goto(site + "/")
+    page.locator(f'.new-deal[data-variant="{CLOCK}"]').click()
+    game_id = wait_for_new_game(page)
+    board_ready(page)
+    expect(page.locator("#guest-games")).to_have_count(1)
+    page.goto(site + "/signup/?next=/")
+    page.locator("#id_username").fill("welcomed")
+    page.locator("#id_email").fill("welcomed@example.org")
+    page.locator("#id_password").fill(PASSWORD)
+    page.locator("#signup-form button[type=submit]").click()
+    expect(page.locator("#signup-confirm")).to_contain_text("you are signed in")
+    expect(page.locator("nav.account-nav")).to_contain_text("Profile (welcomed)")
+    expect(page.locator("#sign-out")).to_be_visible()
+    for gone in ("#guest-games", "#sign-in", "#sign-up"):
+        expect(page.locator(gone)).to_have_count(0)
+    expect(page.locator("html")).to_have_attribute("data-user", "welcomed")
+    expect(page.locator("html")).not_to_have_attribute("data-guest", "true")
+    screenshot(page, f"guest-welcome-header-{width}x{height}")
+    assert game_row(game_id).owner.username == "welcomed"
+    # The header's new "Sign out" signs the new account out (it names it, not the guest).
+    page.locator("#sign-out").click()
+    page.wait_for_url(site + "/")
+    expect(page.locator("html")).to_have_attribute("data-user", "")
+    assert errors == []

@@ -3,7 +3,7 @@
 // (wrong credentials, too many attempts, network), in the form's own message (#form-error).
 
 import { api } from "./api.js";
-import { errorText, headerSignedOut, say } from "./ui.js";
+import { errorText, headerSignedIn, headerSignedOut, say } from "./ui.js";
 
 /** A same-site path to go to after signing in; anything else (other sites, "//evil") → "/". */
 export function safeNext(value) {
@@ -152,6 +152,7 @@ function showEmailToConfirm(form, account, next) {
   const section = form.closest("section") || form.parentElement;
   const heading = section.querySelector("h1");
   if (heading) heading.textContent = `Welcome, ${account.username}!`;
+  headerSignedIn(account.username); // the page says "signed in": its header says who
   const note = document.createElement("div");
   note.id = "signup-confirm";
   note.setAttribute("role", "status");

@@ -48,7 +48,12 @@ function showAccountChanged(now) {
   go.focus();
 }
 
-document.getElementById("sign-out")?.addEventListener("click", () => signOut(pageAccount()));
+// Delegated: a sign-up that stays on its page puts a new "Sign out" in the header (ui.js
+// headerSignedIn), naming its account.
+document.addEventListener("click", (event) => {
+  const button = event.target.closest?.("#sign-out");
+  if (button) signOut(button.dataset.account ?? pageAccount());
+});
 const signOutNow = document.getElementById("account-changed-sign-out");
 signOutNow?.addEventListener("click", async () => {
   signOutNow.disabled = true;

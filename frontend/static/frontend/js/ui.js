@@ -318,3 +318,32 @@ export function headerSignedOut() {
   document.documentElement.dataset.user = "";
   document.querySelector("nav.account-nav")?.setAttribute("hidden", "");
 }
+
+/** The header once this page has signed in without leaving it (a sign-up that stays to say
+ * more): the account's profile and sign-out, as a page opened signed in shows them, not the
+ * guest's or visitor's "Sign in · Sign up" the page was rendered with. The sign-out names the
+ * new account: the page's own (api.js pageAccount) is the one it was opened as. */
+export function headerSignedIn(username) {
+  const root = document.documentElement;
+  root.dataset.user = username;
+  delete root.dataset.guest;
+  const list = document.querySelector("nav.account-nav ul");
+  if (!list) return;
+  const profile = document.createElement("a");
+  profile.href = "/profile/";
+  const who = document.createElement("span");
+  who.className = "who";
+  who.textContent = ` (${username})`;
+  profile.append("Profile", who);
+  const out = document.createElement("button");
+  out.type = "button";
+  out.id = "sign-out";
+  out.className = "linkish";
+  out.dataset.account = username;
+  out.textContent = "Sign out";
+  list.replaceChildren(...[profile, out].map((item) => {
+    const li = document.createElement("li");
+    li.append(item);
+    return li;
+  }));
+}
