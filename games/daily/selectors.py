@@ -96,7 +96,10 @@ def daily_solution(date: dt.date, variant: str, step: int | None = None) -> resp
     challenge = (
         DailyChallenge.objects.select_related("deal").filter(date=date, variant=variant).first()
     )
-    if challenge is None or not challenge.proven or not challenge.solution:
+    if challenge is None:
+        # Not "the solver did not prove it": there was nothing to prove.
+        raise GameError("no_challenge", f"There was no {name} challenge on {date}.")
+    if not challenge.proven or not challenge.solution:
         raise GameError(
             "no_solution",
             f"The {date} {name} challenge has no winning line: the solver did not prove it "

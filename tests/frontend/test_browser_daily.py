@@ -23,6 +23,7 @@ from tests.frontend.browser_helpers import (
     wait_for_new_game,
     watch_errors,
 )
+from tests.frontend.conftest import screenshot
 from tests.games.helpers import daily_game
 from tests.support.threads import run_in_threads
 
@@ -388,3 +389,47 @@ def test_a_new_player_sees_every_deal_proven_and_after_the_day_how_it_could_be_w
     # Every card home: each of the twelve foundations shows its top card, the tableau nothing.
     expect(page.locator('#board .pile[data-pile^="foundation:"] > .card')).to_have_count(12)
     expect(page.locator('#board .pile[data-pile^="tableau:"] > .card')).to_have_count(0)
+
+
+@pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)])
+def test_a_day_that_had_no_challenge_says_so_on_each_of_its_pages_with_no_dead_controls(
+    site, new_context, viewport
+):
+    width, height = viewport
+    page = new_context(viewport={"width": width, "height": height}).new_page()
+    errors = watch_errors(page)
+    page.goto(site + "/daily/")
+    today = dt.date.fromisoformat(call_api(page, "GET", "/api/daily/")["body"]["date"])
+    empty_day = today - dt.timedelta(days=40)  # nothing was ever prepared for it
+
+    # The day's page: no promise of deals it does not have.
+    page.goto(f"{site}/daily/?date={empty_day}")
+    expect(page.locator("#daily-countdown")).to_have_text(
+        "There were no daily challenges on this day: nothing was played or ranked."
+    )
+    expect(page.get_by_text("its deals are shown")).to_have_count(0)
+    expect(page.get_by_text("There was no Gold Mine challenge on this day.")).to_be_visible()
+    screenshot(page, f"daily-no-challenge-day-{width}x{height}")
+
+    # Its board: the notice says it, and no empty ranking, badge or count under it.
+    page.goto(f"{site}/daily/{empty_day}/gold-mine/")
+    notice = page.locator("#day-notice")
+    expect(notice).to_have_text(
+        "There was no Gold Mine challenge on this day: nothing was played, and there is no ranking."
+    )
+    for gone in ("#live-status", "#leaderboard", "#leaderboard-empty", "#leaderboard-count"):
+        expect(page.locator(gone)).to_be_hidden()
+    expect(page.locator("#board-actions")).to_be_empty()
+    screenshot(page, f"daily-no-challenge-board-{width}x{height}")
+
+    # Its solution page: said plainly, without the replay's controls or board.
+    page.goto(f"{site}/daily/{empty_day}/gold-mine/solution/")
+    expect(page.locator("#replay-summary")).to_have_text(
+        f"There was no Gold Mine challenge on {empty_day}."
+    )
+    expect(page.get_by_text("did not prove")).to_have_count(0)
+    for gone in ("#play", "#forward", "#scrubber", "#history", "#board", "#replay-keys"):
+        expect(page.locator(gone)).to_be_hidden()
+    expect(page.locator("#replay-message")).to_be_hidden()
+    screenshot(page, f"daily-no-challenge-solution-{width}x{height}")
+    assert errors == []

@@ -122,8 +122,10 @@ def test_a_day_without_a_proven_line_has_no_solution_to_show(
     challenge, _ = challenges.prepare(past, "gold-mine")
     assert not challenge.proven
     assert_error(anonymous_client().get(solution_url(past, "gold-mine")), 404, "no_solution")
-    other = DAY - dt.timedelta(days=9)  # never prepared
-    assert_error(anonymous_client().get(solution_url(other, "gold-mine")), 404, "no_solution")
+    other = DAY - dt.timedelta(days=9)  # never prepared: said as such, not as unproven
+    response = anonymous_client().get(solution_url(other, "gold-mine"))
+    assert_error(response, 404, "no_challenge")
+    assert response.json()["error"]["message"] == f"There was no Gold Mine challenge on {other}."
     assert_error(anonymous_client().get(solution_url(past, "klondike")), 404, "unknown_variant")
     response = anonymous_client().get("/api/daily/2031-02-30/gold-mine/solution/")
     assert_error(response, 404, "no_such_day")

@@ -151,6 +151,9 @@ function renderCountdown(day) {
     const time = el("time", { datetime: day.closes_at, class: "countdown" });
     countdown.append("Closes in ", time, " (midnight UTC)");
     tick(day.closes_at);
+  } else if (day.date < day.today && !day.challenges.some((c) => c.ready)) {
+    // Nothing was dealt: no deals to show, no ranking, nothing to replay.
+    countdown.append("There were no daily challenges on this day: nothing was played or ranked.");
   } else if (day.date < day.today) {
     const replay = signedIn() ? "you can replay them for fun" : "signed in, you can replay them for fun";
     countdown.append(`This day has closed: its ranking is final, its deals are shown, and ${replay}.`);

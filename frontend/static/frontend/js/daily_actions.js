@@ -90,7 +90,7 @@ export function challengeActions(challenge, day, report, { ids = false } = {}) {
     const text =
       day.date === day.today
         ? `Today's ${challenge.name} challenge is still being prepared; try again in a minute.`
-        : `No ${challenge.name} challenge was prepared for this day.`;
+        : `There was no ${challenge.name} challenge on this day.`;
     actions.append(el("p", { class: "not-ready note", id: id("not-ready"), role: "status" }, text));
     return actions;
   }

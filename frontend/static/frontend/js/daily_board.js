@@ -47,7 +47,20 @@ function row(entry, me) {
   );
 }
 
+/** A past day that had no challenge of this game: said once, in place of the day's notice,
+ * and no empty ranking, "Final" badge or "0 ranked attempts" under it (pages.css hides them). */
+function showNoChallenge(name) {
+  root.dataset.noChallenge = "true";
+  actions.replaceChildren();
+  const notice = el("p", { id: "day-notice", class: "day-notice", dataset: { day: "closed" } },
+    `There was no ${name} challenge on this day: nothing was played, and there is no ranking.`);
+  const old = document.getElementById("day-notice");
+  if (old) old.replaceWith(notice);
+  else actions.before(notice);
+}
+
 function render(board) {
+  if (root.dataset.noChallenge) return;
   const me = board.me || null;
   table.tBodies[0].replaceChildren(...board.results.map((entry) => row(entry, me)));
   empty.hidden = board.results.length > 0;
@@ -71,6 +84,10 @@ async function loadActions() {
     const day = await api("GET", `/api/daily/?date=${date}`);
     const challenge = day.challenges.find((c) => c.variant === variant);
     if (!challenge) return;
+    if (!challenge.ready && day.date < day.today) {
+      showNoChallenge(challenge.name);
+      return;
+    }
     actions.replaceChildren(challengeActions(challenge, day, (text) => say(message, text, "error"), { ids: true }));
     // The page may have been open across midnight UTC: the API's answer says where the day is.
     setDay(day.open ? "open" : day.date < day.today ? "closed" : "upcoming");

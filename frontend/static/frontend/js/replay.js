@@ -251,8 +251,14 @@ async function start() {
     try {
       await loadSolution();
     } catch (error) {
-      say(message, errorText(error), "error");
       stepLine.textContent = "";
+      if (["no_challenge", "no_solution", "not_yet"].includes(error.code)) {
+        // Said plainly, without step controls, a board or a move list that would do nothing.
+        document.getElementById("replay-summary").textContent = errorText(error);
+        root.dataset.noLine = "true";
+      } else {
+        say(message, errorText(error), "error");
+      }
     }
     return;
   }
