@@ -191,8 +191,9 @@ def request_hint(
     ``search=False``: none unless given) when it was worked out for the version the game is
     still at; otherwise, as when the game moved meanwhile, the rule-of-thumb hint
     (``Variant.hint``, ``games.rules.rule_of_thumb``), which needs no search: no search ever
-    runs under the game's lock. A hint that tells nothing (no move, and not a lost position)
-    is not counted against the player."""
+    runs under the game's lock. Only a hint that suggests a move is counted against the
+    player: one with none (every move leads back, or the position is proven lost) gives no
+    help with the game, so "This position can no longer be won" costs nothing (issue 46)."""
     if worked_out is None and search:
         worked_out = work_out_hint(
             user=user, game_id=game_id, expected_move_number=expected_move_number
@@ -212,7 +213,7 @@ def request_hint(
             look = worked_out.hint
         else:
             look = _rule_of_thumb(variant, state, _positions_seen(variant, game))
-        if look.move is not None or look.lost:
+        if look.move is not None:
             game.hint_count += 1
             game.save(update_fields=["hint_count"])
             Outcome(game, state, [{"type": "hinted"}]).schedule_live_update()

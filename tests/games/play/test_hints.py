@@ -190,7 +190,7 @@ def test_an_open_game_is_hinted_the_first_move_of_a_winning_line() -> None:
     assert answer["hints"] == 1
 
 
-def test_a_lost_position_is_said_to_be_lost_plainly_and_counted() -> None:
+def test_a_lost_position_is_said_to_be_lost_plainly_and_not_counted_as_a_hint() -> None:
     client = client_for()
     game = new_game(client, "selective-castle", seed=1)
     variant, state = lost_castle()
@@ -204,8 +204,9 @@ def test_a_lost_position_is_said_to_be_lost_plainly_and_counted() -> None:
         "source": "solver",
         "lost": True,
         "move_number": 0,
-        "hints": 1,
+        "hints": 0,  # it suggests nothing: no hint used (issue 46)
     }
+    assert detail(client, game["id"])["counts"]["hints"] == 0
 
 
 @pytest.mark.parametrize(("slug", "seed", "moves"), [("blondes-and-brunettes", 2, 3)])
