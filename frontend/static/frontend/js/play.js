@@ -4,6 +4,7 @@
 import { api, canPlayAgain, pageAccount, playAgain, socket, startGame } from "./api.js";
 import { fitFans, pileInSentence, renderBoard } from "./board.js";
 import { SUITS, cardElement, rankName } from "./cards.js";
+import { confirmBaseRank } from "./base_rank.js";
 import { attachInput } from "./input.js";
 import { cardsWords, moveSummary, undoSummary } from "./narration.js";
 import { animateRedraw, dealIn, motionMs, nudge } from "./motion.js";
@@ -562,12 +563,15 @@ function askHint() {
 }
 
 const moveSummaryOf = (fields, before, next) => moveSummary(fields.move, before, next, variant);
-/** A move of the player's: sent, and then the automatic play's moves home (after it is taken). */
-const playMove = (move) =>
-  act(`/api/games/${gameId}/moves/`, { move }, notOver, { summary: moveSummaryOf }).then((accepted) => {
+/** A move of the player's: sent, and then the automatic play's moves home (after it is taken).
+ * A move that would set the base rank of every foundation asks first (base_rank.js). */
+const playMove = async (move) => {
+  if (!(await confirmBaseRank(move, game, variant))) return false;
+  return act(`/api/games/${gameId}/moves/`, { move }, notOver, { summary: moveSummaryOf }).then((accepted) => {
     if (accepted) autoPlaySoon();
     return accepted;
   });
+};
 const undo = () => act(`/api/games/${gameId}/undo/`, {}, undoRefusal, { summary: (fields, before, next) => undoSummary(before, next, variant) });
 
 // -- automatic play to the foundations (a setting) ----------------------------------------------
