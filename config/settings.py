@@ -469,6 +469,10 @@ LEADERBOARD_MIN_GAMES = env_number("LEADERBOARD_MIN_GAMES", 5)
 # by the worker (games.background.tidy); 0: never.
 CLOCK_CAP_SECONDS = env_number("CLOCK_CAP_SECONDS", 60)
 UNTOUCHED_GAME_MINUTES = env_number("UNTOUCHED_GAME_MINUTES", 60)
+# A casual game left at a dead end (no legal move: its player may still undo out of it) that
+# many minutes after its last move is ended, lost, by the worker (games.background.tidy); 0:
+# never (it still ends when its player starts another game).
+DEAD_END_MINUTES = env_number("DEAD_END_MINUTES", 30)
 
 # Websockets: a client sending more than LIMIT messages in PERIOD seconds is disconnected
 # (close code 4429); a game watcher further behind than CATCH_UP_LIMIT versions gets a full

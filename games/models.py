@@ -120,9 +120,13 @@ class Game(models.Model):
     #: Moves on the board (undone ones not counted).
     board_moves = models.PositiveIntegerField(default=0)
     undo_count = models.PositiveIntegerField(default=0)
-    #: An undo would be accepted now: a casual game in play whose last move on the board
-    #: showed no hidden card (``games.core.history.revealed_hidden_cards``).
+    #: An undo would be accepted now: a casual game in play with a move on the board
+    #: (``games.core.history.has_a_move_to_undo``).
     can_undo = models.BooleanField(default=False)
+    #: A casual game in play at a dead end (no legal move left, the engine's ``lost``): it stays
+    #: in play so that its player may undo out of it, and is recorded as lost when they end it,
+    #: start another game or leave it (``DEAD_END_MINUTES``). A ranked attempt is lost at once.
+    dead_end = models.BooleanField(default=False)
     hint_count = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
     last_move_at = models.DateTimeField(null=True, blank=True)

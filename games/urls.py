@@ -19,6 +19,7 @@ urlpatterns = [
     path(
         "games/<game_id:game_id>/resign/", play_views.GameResignView.as_view(), name="game-resign"
     ),
+    path("games/<game_id:game_id>/end/", play_views.GameEndView.as_view(), name="game-end"),
     path(
         "games/<game_id:game_id>/abandon/",
         play_views.GameAbandonView.as_view(),

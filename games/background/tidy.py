@@ -1,6 +1,8 @@
 """The ``tidy-games`` job: games where no move was ever made are deleted once they have been
 left so for ``UNTOUCHED_GAME_MINUTES`` (``games.play.services.delete_untouched_games``), so that
-saved games do not pile up; they were never shown as in progress nor counted anywhere."""
+saved games do not pile up; they were never shown as in progress nor counted anywhere. And
+casual games left at a dead end for ``DEAD_END_MINUTES`` are ended, lost
+(``games.play.services.end_stale_dead_ends``): their player walked away from a lost game."""
 
 from __future__ import annotations
 
@@ -30,12 +32,27 @@ def tidy_once() -> int:
     return deleted
 
 
+def end_dead_ends_once() -> int:
+    """One round: every casual game left at a dead end long enough ended, lost; how many."""
+    from games.play.services import end_stale_dead_ends
+
+    minutes = settings.DEAD_END_MINUTES
+    if minutes <= 0:
+        return 0
+    ended = 0
+    while batch := end_stale_dead_ends(dt.timedelta(minutes=minutes)):
+        ended += batch
+    return ended
+
+
 def run(stop: threading.Event) -> None:
     while not stop.is_set():
         close_old_connections()
         try:
             if deleted := tidy_once():
                 logger.info("tidy-games: %s untouched games deleted", deleted)
+            if ended := end_dead_ends_once():
+                logger.info("tidy-games: %s games left at a dead end ended, lost", ended)
         except Exception:
             logger.exception("tidy-games failed; trying again in %s s", EVERY_S)
         stop.wait(EVERY_S)

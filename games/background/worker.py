@@ -11,7 +11,8 @@ Jobs (``JOBS``):
 - ``guests`` (``accounts.guests.run``): remove the guests untouched for ``GUEST_TTL_DAYS``,
   with their games; as it starts and every hour.
 - ``tidy-games`` (``games.background.tidy.run``): delete games where no move was ever made,
-  left so for ``UNTOUCHED_GAME_MINUTES``; every minute.
+  left so for ``UNTOUCHED_GAME_MINUTES``, and end casual games left at a dead end for
+  ``DEAD_END_MINUTES``, lost; every minute.
 
 Each job has a runner thread. The runner tries the job's lock (``games.background.locks``:
 a PostgreSQL advisory lock, or a file lock on SQLite) every ``poll`` seconds; the instance

@@ -1,8 +1,10 @@
 """A game's history as the service keeps it: engine moves plus the service's own entries.
 
 Pure Python over the rules engine. An ``undo`` entry takes back the last move not yet taken
-back; a ``resign`` entry (the player gave up) and a ``close`` entry (a ranked daily attempt
-left unfinished when its day closed) end the game without changing the cards.
+back (whatever it showed: the undone entry and its events stay in the history, the record of
+what the player saw); a ``resign`` entry (the player gave up), an ``end`` entry (a casual game
+at a dead end ended, as lost) and a ``close`` entry (a ranked daily attempt left unfinished when
+its day closed) end the game without changing the cards.
 """
 
 from __future__ import annotations
@@ -15,13 +17,14 @@ from games.rules.describe import describe, describe_move, moved_cards
 
 UNDO = "undo"
 RESIGN = "resign"
+END = "end"
 CLOSE = "close"
 #: Entries that end a game and leave the cards as they are.
-ENDINGS = frozenset({RESIGN, CLOSE})
+ENDINGS = frozenset({RESIGN, END, CLOSE})
 
 
 #: The event the service records with each of its own entries.
-SERVICE_EVENTS = {UNDO: "undone", RESIGN: "resigned", CLOSE: "day_closed"}
+SERVICE_EVENTS = {UNDO: "undone", RESIGN: "resigned", END: "ended", CLOSE: "day_closed"}
 
 
 class StoredDeal(Protocol):
@@ -95,6 +98,7 @@ def _play_through(
 #: The service's own entries in a player's words (an undo names what it took back).
 ENTRY_WORDS = {
     RESIGN: "Resigned",
+    END: "Ended at a dead end: lost",
     CLOSE: "The day closed: the attempt stands as it was left",
 }
 
@@ -173,7 +177,9 @@ def final_run_home(entries: Sequence[Any]) -> int:
 
 
 def revealed_hidden_cards(payload: dict[str, Any], events: list[dict[str, Any]]) -> bool:
-    """Whether a move showed the player cards that were hidden (so undo cannot hide them)."""
+    """Whether a move showed the player cards that were hidden. Undo refused such moves until
+    December 2026 (migration 0004 filled ``can_undo`` by that rule); it takes them back now
+    (games/rules/RULINGS.md §Solutions and hints, "Undo")."""
     return payload.get("type") == "deal" or any(
         event["type"] == "turned_up"
         or (event["type"] == "pile_filled" and event.get("from") == "stock")
@@ -182,7 +188,14 @@ def revealed_hidden_cards(payload: dict[str, Any], events: list[dict[str, Any]])
 
 
 def last_move_can_be_undone(history: Sequence[tuple[dict[str, Any], list[dict[str, Any]]]]) -> bool:
-    """Whether the move last on the board after these (payload, events) entries may be taken
-    back: there is one, and it showed no hidden card."""
+    """The rule before December 2026, kept for migration 0004: the move last on the board after
+    these (payload, events) entries may be taken back when there is one that showed no hidden
+    card. Today's rule is ``has_a_move_to_undo``."""
     standing = standing_entries(payload for payload, _ in history)
     return bool(standing) and not revealed_hidden_cards(*history[standing[-1]])
+
+
+def has_a_move_to_undo(entries: Iterable[dict[str, Any]]) -> bool:
+    """Whether a casual game in play after these entries may take a move back: some move is on
+    the board. What it showed does not matter (games/rules/RULINGS.md, "Undo")."""
+    return bool(standing_entries(entries))

@@ -8,8 +8,9 @@ from typing import Any
 
 from games.core.history import (
     CLOSE,
+    END,
     RESIGN,
-    last_move_can_be_undone,
+    has_a_move_to_undo,
     opening,
     replay_history,
 )
@@ -40,7 +41,7 @@ HistoryRow = tuple[int, Any, Any, dt.datetime]
 
 
 #: The status each of the service's entries that end a game leaves.
-ENDING_STATUS = {RESIGN: Game.Status.RESIGNED, CLOSE: Game.Status.CLOSED}
+ENDING_STATUS = {RESIGN: Game.Status.RESIGNED, END: Game.Status.LOST, CLOSE: Game.Status.CLOSED}
 
 
 def history_rows(game: Game) -> list[HistoryRow]:
@@ -110,12 +111,22 @@ def verification(game: Game, rows: list[HistoryRow] | None = None) -> Verdict:
         return Verdict(problem, first_odd_events or last)
     ending = entries[-1].get("type") if entries and isinstance(entries[-1], dict) else None
     expected = ENDING_STATUS.get(ending) or variant.status(state)
+    # A casual game at a dead end stays in play until it is ended (RULINGS.md, "Dead ends");
+    # one lost before that ruling (December 2026) was lost at once, with no end entry.
+    dead_end = (
+        expected == Game.Status.LOST
+        and ending not in ENDING_STATUS
+        and not game.ranked
+        and game.status != Game.Status.LOST
+    )
+    if dead_end:
+        expected = Game.Status.PLAYING
     if game.status != expected:
         return Verdict(f"the stored status is {game.status}, the replay says {expected}", last)
+    if game.dead_end != dead_end:
+        return Verdict(f"the stored dead_end is {game.dead_end}, the replay says {dead_end}", last)
     can_undo = (
-        not game.ranked
-        and game.status == Game.Status.PLAYING
-        and last_move_can_be_undone([(payload, events) for _, payload, events, _ in rows])
+        not game.ranked and game.status == Game.Status.PLAYING and has_a_move_to_undo(entries)
     )
     if game.can_undo != can_undo:
         return Verdict(f"the stored can_undo is {game.can_undo}, the history says {can_undo}")

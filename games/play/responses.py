@@ -63,11 +63,12 @@ class GameClock(TypedDict):
 class Abandoned(TypedDict):
     id: int
     abandoned: Annotated[
-        Literal["deleted", "resigned"],
+        Literal["deleted", "resigned", "ended"],
         "deleted: the game had no move (a casual game) and is gone, counted nowhere; "
-        "resigned: it counts as a resignation.",
+        "resigned: it counts as a resignation; ended: it was at a dead end (a casual game) "
+        "and counts as lost.",
     ]
-    game: Annotated[Game | None, "The resigned game as resign/ answers it; null if deleted."]
+    game: Annotated[Game | None, "The game as resign/ answers it; null if deleted."]
 
 
 class Game(GameSummary):
@@ -87,8 +88,13 @@ class Game(GameSummary):
     ]
     can_undo: Annotated[
         bool,
-        "Whether POST undo/ would be accepted now: casual games only, and never for a move "
-        "that turned up or dealt hidden cards.",
+        "Whether POST undo/ would be accepted now: a casual game in play with a move on the "
+        "board (one that showed hidden cards too, and at a dead end).",
+    ]
+    dead_end: Annotated[
+        bool,
+        "True for a casual game in play with no legal move left: undo out of it, or POST "
+        "end/ to record it lost (so are starting another game and leaving it a while).",
     ]
     events: NotRequired[Annotated[list[dict[str, Any]], "After an action only."]]
     result: NotRequired[

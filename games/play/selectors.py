@@ -99,6 +99,7 @@ def game_representation(
             "hints": game.hint_count,
         },
         "can_undo": game.can_undo,
+        "dead_end": game.dead_end,
         "created_at": json_time(game.created_at),
         "last_move_at": json_time(game.last_move_at),
         "finished_at": json_time(game.finished_at),

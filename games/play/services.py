@@ -29,12 +29,12 @@ from games.answers import WriteAnswer
 from games.core import clock, days
 from games.core.history import (
     CLOSE,
+    END,
     RESIGN,
     SERVICE_EVENTS,
     UNDO,
     line_of_play,
     opening,
-    revealed_hidden_cards,
     standing_entries,
 )
 from games.core.locks import lock_game
@@ -245,6 +245,7 @@ def start_game(
     daily_challenge: DailyChallenge | None = None,
     winnable: bool = False,
 ) -> Outcome:
+    end_dead_ends_of(user)
     state = opening(variant, deal)
     game = Game.objects.create(
         owner=user,
@@ -290,11 +291,13 @@ def play_move(
             (STATUS_AFTER_EVENT[e["type"]] for e in events if e["type"] in STATUS_AFTER_EVENT),
             Game.Status.PLAYING,
         )
-        game.can_undo = (
-            not game.ranked
-            and status == Game.Status.PLAYING
-            and not revealed_hidden_cards(move, events)
-        )
+        # A casual game at a dead end stays in play, for its player to undo out of it or end it
+        # (games/rules/RULINGS.md, "Dead ends"); a ranked attempt is lost there and then.
+        game.dead_end = status == Game.Status.LOST and not game.ranked
+        if game.dead_end:
+            status = Game.Status.PLAYING
+        # Whatever the move showed: undo takes back a reveal too (RULINGS.md, "Undo").
+        game.can_undo = not game.ranked and status == Game.Status.PLAYING
         outcome = record(game, variant, after, move, events, status, away_ms=away_ms)
         outcome.status = 201
         return outcome
@@ -310,7 +313,10 @@ def undo_move(
     away_ms: int | None = None,
     key: IdempotencyKey | None = None,
 ) -> Outcome | StoredAnswer:
-    """Take back the last move (casual games only), as a new entry of the history."""
+    """Take back the last move (casual games only), as a new entry of the history: any move,
+    one that showed hidden cards too, and out of a dead end. The board goes back to the
+    position before the move, exactly as the engine had it (its face-down cards are the deal's,
+    so nothing is drawn again); what the move showed stays in the history."""
 
     def act() -> Outcome | GameError:
         game = lock_game_to_act(user, game_id, expected_move_number)
@@ -326,16 +332,11 @@ def undo_move(
         standing = standing_entries(payload for payload, _ in history)
         if not standing:
             raise GameError("nothing_to_undo", "There is no move to undo.")
-        if revealed_hidden_cards(*history[standing[-1]]):
-            # Taking it back would hide cards the player has already seen.
-            raise GameError(
-                "undo_not_allowed",
-                "That move turned up cards that were hidden, so it cannot be taken back.",
-            )
         line = line_of_play(variant, game.deal, [payload for payload, _ in history])
         game.undo_count += 1
-        # The move now last on the board decides whether another undo may follow.
-        game.can_undo = len(standing) > 1 and not revealed_hidden_cards(*history[standing[-2]])
+        game.can_undo = len(standing) > 1
+        # The position before a move always had a legal move: the one taken back.
+        game.dead_end = False
         events = [{"type": SERVICE_EVENTS[UNDO]}]
         return record(
             game, variant, line[-2], {"type": UNDO}, events, Game.Status.PLAYING, away_ms=away_ms
@@ -355,6 +356,9 @@ def resign_game(
         game = lock_playing_game(user, game_id, expected_move_number)
         if isinstance(game, GameError):
             return game
+        if game.dead_end:
+            # The game is lost already: giving it up cannot make it a resignation.
+            return end_at_dead_end(game)
         variant = get_variant(game.deal.variant)
         state = variant.state_from_json(game.state)
         events = [{"type": SERVICE_EVENTS[RESIGN]}]
@@ -362,6 +366,81 @@ def resign_game(
         return record(game, variant, state, {"type": RESIGN}, events, Game.Status.RESIGNED)
 
     return write_once(user, key, act)
+
+
+def end_game(
+    *,
+    user: AbstractBaseUser,
+    game_id: int,
+    expected_move_number: int | None = None,
+    key: IdempotencyKey | None = None,
+) -> Outcome | StoredAnswer:
+    """End a casual game at a dead end: it is recorded as lost (an ``end`` entry). A game that
+    still has a move is refused (409 ``not_at_dead_end``): resigning gives it up."""
+
+    def act() -> Outcome | GameError:
+        game = lock_playing_game(user, game_id, expected_move_number)
+        if isinstance(game, GameError):
+            return game
+        if not game.dead_end:
+            raise GameError(
+                "not_at_dead_end",
+                "This game still has moves to make: resign it to give it up.",
+            )
+        return end_at_dead_end(game)
+
+    return write_once(user, key, act)
+
+
+def end_at_dead_end(game: Game, *, finished_at: dt.datetime | None = None) -> Outcome:
+    """Record the ``end`` entry of a locked casual game at a dead end: lost. ``finished_at``
+    given: the service ends it on its own (the player started another game or left it), as
+    of then, and the entry is not the player's last move."""
+    variant = get_variant(game.deal.variant)
+    state = variant.state_from_json(game.state)
+    game.can_undo = False
+    events = [{"type": SERVICE_EVENTS[END]}]
+    return record(
+        game, variant, state, {"type": END}, events, Game.Status.LOST, finished_at=finished_at
+    )
+
+
+def end_dead_ends_of(user: AbstractBaseUser) -> int:
+    """End the player's casual games at a dead end, as lost when they were left (their last
+    move): starting another game leaves them. How many were ended."""
+    left = (
+        Game.objects.select_for_update()
+        .select_related("deal")
+        .filter(owner=user, dead_end=True, status=Game.Status.PLAYING)
+        .order_by("pk")
+    )
+    ended = 0
+    for game in left:
+        end_at_dead_end(game, finished_at=game.last_move_at or timezone.now())
+        ended += 1
+    return ended
+
+
+def end_stale_dead_ends(older_than: dt.timedelta, limit: int = 500) -> int:
+    """End casual games left at a dead end more than ``older_than`` ago, as lost when they were
+    left, up to ``limit`` of them: the worker's tidying (``games.background``). A game a
+    request holds is skipped (an undo under way), and the lock reads the row again, so a game
+    undone meanwhile stays in play."""
+    cutoff = timezone.now() - older_than
+    with transaction.atomic():
+        stale = (
+            Game.objects.filter(dead_end=True, status=Game.Status.PLAYING, last_move_at__lt=cutoff)
+            .select_related("deal")
+            .order_by("pk")
+        )
+        if connection.features.has_select_for_update_skip_locked:
+            stale = stale.select_for_update(skip_locked=True, of=("self",))
+        else:
+            stale = stale.select_for_update()
+        games = list(stale[:limit])
+        for game in games:
+            end_at_dead_end(game, finished_at=game.last_move_at)
+    return len(games)
 
 
 @dataclass
@@ -386,9 +465,10 @@ def abandon_game(
     key: IdempotencyKey | None = None,
 ) -> AbandonOutcome | StoredAnswer:
     """Leave a game in play for good. An untouched casual game (no move ever made:
-    ``models.UNTOUCHED``) is deleted, so it counts as nothing; any other is resigned, and
-    counts as a resignation does. A ranked attempt is never deleted: its one try has shown the
-    deal, and a new one would start its clock again."""
+    ``models.UNTOUCHED``) is deleted, so it counts as nothing; a casual game at a dead end is
+    ended, lost (``end_at_dead_end``); any other is resigned, and counts as a resignation
+    does. A ranked attempt is never deleted: its one try has shown the deal, and a new one
+    would start its clock again."""
 
     def act() -> AbandonOutcome | GameError:
         game = lock_playing_game(user, game_id, expected_move_number)
@@ -397,6 +477,9 @@ def abandon_game(
         if game.untouched and not game.ranked:
             game.delete()
             return AbandonOutcome(game_id, "deleted")
+        if game.dead_end:
+            outcome = end_at_dead_end(game)
+            return AbandonOutcome(game_id, "ended", outcome.representation_with_events())
         variant = get_variant(game.deal.variant)
         state = variant.state_from_json(game.state)
         game.can_undo = False
@@ -494,6 +577,8 @@ def record(
     game.cards_home = variant.cards_home(state)
     game.board_moves = state.move_number
     game.status = status
+    if status != Game.Status.PLAYING:
+        game.dead_end = False
     if finished_at is None:
         game.last_move_at = now
         finished_at = now
@@ -518,8 +603,8 @@ _INSERT_ENTRY = (
 )
 _UPDATE_GAME = (
     "UPDATE games_game SET move_number = %s, state = %s, status = %s, last_move_at = %s, "
-    "finished_at = %s, undo_count = %s, can_undo = %s, cards_home = %s, board_moves = %s, "
-    "active_ms = %s WHERE id = %s"
+    "finished_at = %s, undo_count = %s, can_undo = %s, dead_end = %s, cards_home = %s, "
+    "board_moves = %s, active_ms = %s WHERE id = %s"
 )
 
 
@@ -547,6 +632,7 @@ def append_entry(
         ops.adapt_datetimefield_value(game.finished_at),
         game.undo_count,
         game.can_undo,
+        game.dead_end,
         game.cards_home,
         game.board_moves,
         game.active_ms,

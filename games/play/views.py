@@ -229,6 +229,19 @@ class GameResignView(GameActionView):
         return super().post(request, game_id)
 
 
+class GameEndView(GameActionView):
+    service = staticmethod(play_services.end_game)
+
+    @extend_schema(
+        summary="End a casual game at a dead end (no legal move left): recorded as lost",
+        operation_id="games_end",
+        request=ActionInput,
+        responses={200: Game, **ERRORS},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        return super().post(request, game_id)
+
+
 class GameAbandonView(GameActionView):
     service = staticmethod(play_services.abandon_game)
 

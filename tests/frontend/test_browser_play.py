@@ -9,6 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from games.rules import get_variant
 from games.rules.cards import RANK_NAMES, card_name, parse_card, parse_rank
 from tests.frontend.browser_helpers import (
     Line,
@@ -16,6 +17,7 @@ from tests.frontend.browser_helpers import (
     board_ready,
     call_api,
     cards,
+    create_players,
     drag_move,
     drop_point,
     expect_move_number,
@@ -26,6 +28,7 @@ from tests.frontend.browser_helpers import (
     pile,
     post_move,
     scroll_width,
+    sign_in,
     snapshot,
     start_game,
     tab_stops,
@@ -238,10 +241,11 @@ def test_the_focus_stays_on_the_table_when_undo_or_resign_is_disabled_under_it(s
 
 def test_undo_is_offered_only_when_the_server_would_accept_it(site, page):
     open_game(page, site, start_game(page, "gold-mine", 3))
-    tap_move(page, {"type": "deal"})  # a deal shows hidden cards: it cannot be taken back
-    expect_move_number(page, 1)
     expect(page.locator("#undo")).to_be_disabled()
-    expect(page.locator("#undo")).to_have_attribute("title", re.compile("cannot be taken back"))
+    expect(page.locator("#undo")).to_have_attribute("title", "No move to take back yet.")
+    tap_move(page, {"type": "deal"})  # a deal shows hidden cards: a casual game takes it back
+    expect_move_number(page, 1)
+    expect(page.locator("#undo")).to_be_enabled()
 
 
 def test_a_reloaded_page_shows_the_game_where_it_was(site, page):
@@ -670,17 +674,19 @@ def test_keys_that_cannot_apply_say_why_and_send_nothing(site, page):
     expect(page.locator("#finish")).to_be_hidden()
     page.keyboard.press("f")
     expect(message).to_have_text("No card can go to a foundation now.")
-    # A deal showed hidden cards: it cannot be taken back.
+    # A deal showed hidden cards, and a casual game takes it back all the same (RULINGS.md,
+    # "Undo"); then nothing is left to take back, and the greyed Undo says so.
     assert sent == []
     tap_move(page, DEAL)
     expect_move_number(page, 1)
     sent.clear()  # the deal
     page.keyboard.press("u")
-    expect(message).to_have_text(
-        "The last move turned up cards that were hidden: it cannot be taken back."
-    )
+    expect_move_number(page, 2)
+    expect(message).to_have_text("Move taken back.")
+    assert [url.rsplit("/", 2)[-2] for url in sent] == ["undo"]
+    sent.clear()
     page.locator("#undo").dispatch_event("click")  # the disabled button, were it clicked
-    expect(message).to_have_text(re.compile("cannot be taken back"))
+    expect(message).to_have_text("No move to take back yet.")
 
     # A finished game: no undo, no hint, no deal.
     game_id = start_game(page, "gold-mine", 4)
@@ -711,6 +717,87 @@ def test_keys_that_cannot_apply_say_why_and_send_nothing(site, page):
     page.wait_for_timeout(300)  # room for a request, were one sent
     assert sent == [], "the page sent an action that could not apply"
     assert console == [], console
+
+
+def one_move_dead_end(slug: str) -> tuple[int, dict]:
+    """A seed whose deal has a first move that leaves no legal move (found by the engine)."""
+    variant = get_variant(slug)
+    for seed in range(200):
+        state = variant.deal(seed)
+        for move in variant.legal_moves(state):
+            if variant.status(variant.apply(state, move)) == "lost":
+                return seed, move.to_json()
+    raise AssertionError(f"no {slug} deal of seed < 200 loses in one move")
+
+
+def first_reveal(slug: str) -> tuple[int, dict]:
+    """A seed whose deal has a first move between tableau piles that turns a card up."""
+    variant = get_variant(slug)
+    for seed in range(200):
+        state = variant.deal(seed)
+        for move in variant.legal_moves(state):
+            _, events = variant.play(state, move)
+            if move.type == "move" and any(e["type"] == "turned_up" for e in events):
+                return seed, move.to_json()
+    raise AssertionError(f"no {slug} deal of seed < 200 turns a card up at once")
+
+
+def test_undo_forgives_a_reveal_and_a_dead_end_at_1280x800(site, new_context, django_user_model):
+    """A casual game: a move that turned a card up is taken back (the card lies face down again,
+    and the history still names it); a dead end offers Undo and End game, Undo leads out of it,
+    and End game records the game as lost (games/rules/RULINGS.md, "Undo" and "Dead ends")."""
+    create_players(django_user_model, "ada")
+    page = new_context(viewport={"width": 1280, "height": 800}).new_page()
+    errors = watch_errors(page)
+    sign_in(page, site, "ada")
+    message = page.locator("#message")
+
+    seed, move = first_reveal("grounds-for-divorce")
+    game_id = start_game(page, "grounds-for-divorce", seed)
+    open_game(page, site, game_id)
+    source = page.locator(f'#board .pile[data-pile="{move["from"]}"]')
+    hidden = int(source.get_attribute("data-face-down"))
+    tap_move(page, move)
+    expect_move_number(page, 1)
+    expect(source).to_have_attribute("data-face-down", str(hidden - 1))
+    expect(page.locator("#undo")).to_be_enabled()
+    page.locator("#undo").click()
+    expect_move_number(page, 2)
+    expect(message).to_have_text("Move taken back.")
+    expect(source).to_have_attribute("data-face-down", str(hidden))
+    expect(page.locator("#move-count")).to_have_text("0")
+    entries = call_api(page, "GET", f"/api/games/{game_id}/moves/")["body"]
+    assert any(e["type"] == "turned_up" for e in entries[0]["events"]), entries
+    screenshot(page, "undo-after-reveal-1280")
+
+    seed, losing = one_move_dead_end("grandfathers-clock")
+    game_id = start_game(page, "grandfathers-clock", seed)
+    open_game(page, site, game_id)
+    expect(page.locator("#end-game")).to_be_hidden()
+    tap_move(page, losing)
+    expect_move_number(page, 1)
+    expect(message).to_have_text(
+        "No moves left: Undo takes a move back, End game records the game as lost."
+    )
+    expect(page.locator("#end-game")).to_be_visible()
+    expect(page.locator("#resign")).to_be_hidden()
+    expect(page.locator("#undo")).to_be_enabled()
+    expect(page.locator("#result")).to_be_hidden()
+    screenshot(page, "dead-end-1280")
+    page.locator("#undo").click()
+    expect_move_number(page, 2)
+    expect(page.locator("#end-game")).to_be_hidden()
+    expect(page.locator("#resign")).to_be_visible()
+
+    tap_move(page, losing)
+    expect_move_number(page, 3)
+    page.locator("#end-game").click()
+    expect(page.locator("#result")).to_be_visible()
+    expect(page.locator("#result-outcome")).to_have_text("No moves left")
+    shown = call_api(page, "GET", f"/api/games/{game_id}/")["body"]
+    assert shown["status"] == "lost" and shown["counts"]["undos"] == 1
+    screenshot(page, "dead-end-ended-1280")
+    assert errors == []
 
 
 @pytest.mark.parametrize(

@@ -46,6 +46,7 @@ REPRESENTATION_KEYS = {
     "finishes_home",
     "counts",
     "can_undo",
+    "dead_end",
     "created_at",
     "last_move_at",
     "finished_at",

@@ -52,6 +52,13 @@ def test_verify_games_catches_an_undo_flag_the_history_does_not_give(played_game
     assert "can_undo" in capsys.readouterr().err
 
 
+def test_verify_games_catches_a_dead_end_flag_the_history_does_not_give(played_game, capsys):
+    Game.objects.filter(pk=played_game.pk).update(dead_end=True)
+    with pytest.raises(CommandError):
+        call_command("verify_games")
+    assert "dead_end" in capsys.readouterr().err
+
+
 def test_verify_games_reports_a_deal_of_an_algorithm_version_it_cannot_deal(played_game, capsys):
     # A database written by a later release (a second deal algorithm) is reported, not
     # replayed from some other deal.

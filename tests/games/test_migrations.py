@@ -31,3 +31,23 @@ def test_games_in_play_get_can_undo_from_their_history() -> None:
 
     flags = dict(Game.objects.values_list("pk", "can_undo"))
     assert flags == {castle.game.pk: True, mine.pk: False, fresh.pk: False}
+
+
+dead_end_migration = importlib.import_module("games.migrations.0013_game_dead_end")
+
+
+def test_casual_games_in_play_with_a_move_may_undo_it_whatever_it_showed() -> None:
+    """Migration 0013: undo takes back a reveal now, so a game 0004 refused it to may undo."""
+    player = make_user()
+    mine = play_services.create_game(user=player, variant_slug="gold-mine", seed=3).game
+    play_services.play_move(user=player, game_id=mine.pk, move={"type": "deal"})
+    fresh = play_services.create_game(user=player, variant_slug="gold-mine", seed=4).game
+    ranked = play_services.create_game(user=player, variant_slug="gold-mine", seed=5).game
+    play_services.play_move(user=player, game_id=ranked.pk, move={"type": "deal"})
+    Game.objects.filter(pk=ranked.pk).update(ranked=True)
+    Game.objects.update(can_undo=False)  # as migration 0004's rule left them
+
+    dead_end_migration.allow_undo_of_reveals(apps, None)
+
+    flags = dict(Game.objects.values_list("pk", "can_undo"))
+    assert flags == {mine.pk: True, fresh.pk: False, ranked.pk: False}

@@ -116,6 +116,10 @@ def play_random_game(client: Any, slug: str, rng: random.Random) -> tuple[int, s
     watcher = Watcher(client, slug, response.json()["id"])
     game = watcher.check(response, "new game")
     for turn in range(MAX_MOVES):
+        if game["dead_end"]:
+            # A casual game at a dead end is still in play, and shows nothing more, until ended.
+            ended = client.post(f"/api/games/{watcher.game_id}/end/", {}, format="json")
+            game = watcher.check(ended, "end at a dead end")
         if game["status"] != "playing":
             break
         if turn % 5 == 0:
@@ -233,11 +237,27 @@ def losing_line(slug: str) -> tuple[int, list[dict[str, Any]]]:
     raise AssertionError("no losing line found")
 
 
-def test_a_lost_game_that_revealed_its_cards_cannot_be_taken_back(
+def dead_end_shows(client: Any, game_id: int) -> tuple[bool, bool]:
+    """Whether the game's page shows its seed, and whether its board shows a face-down card."""
+    shown = client.get(f"/api/games/{game_id}/").json()
+    board = client.get(f"/api/games/{game_id}/replay/").json()["state"]
+    full = Game.objects.get(pk=game_id).state
+    revealed_seed = shown["seed"] is not None or board["seed"] is not None
+    revealed_cards = any(
+        card is not None
+        for pile_id, pile in board["piles"].items()
+        for card in pile["cards"][: face_down_count(pile_id, full["piles"][pile_id])]
+    )
+    return revealed_seed, revealed_cards
+
+
+def test_a_dead_end_that_can_be_undone_shows_nothing_and_once_ended_it_cannot_be_undone(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A lost random deal may show its seed and hidden cards only if the game is really over:
-    if undo could bring it back, the player would play on knowing every face-down card."""
+    if undo could bring it back, the player would play on knowing every face-down card. A
+    casual game at a dead end stays in play (undo may take it out), so it shows nothing; ended,
+    it shows its cards and no undo brings it back."""
     seed, line = losing_line("grounds-for-divorce")
     # The server draws the random seed; fix its draw so that the losing line is known.
     monkeypatch.setattr("games.play.services.secrets.randbelow", lambda n: seed)
@@ -246,23 +266,14 @@ def test_a_lost_game_that_revealed_its_cards_cannot_be_taken_back(
     assert game["seed"] is None
     for move in line:
         game = play(client, game["id"], move)
-    assert game["status"] == "lost"
+    assert game["status"] == "playing" and game["dead_end"] is True
     assert {"type": "game_lost"} in game["events"]
+    assert dead_end_shows(client, game["id"]) == (False, False)
 
-    shown = client.get(f"/api/games/{game['id']}/").json()
-    board = client.get(f"/api/games/{game['id']}/replay/").json()["state"]
-    full = Game.objects.get(pk=game["id"]).state
-    revealed_seed = shown["seed"] is not None or board["seed"] is not None
-    revealed_cards = any(
-        card is not None
-        for pile_id, pile in board["piles"].items()
-        for card in pile["cards"][: face_down_count(pile_id, full["piles"][pile_id])]
-    )
+    ended = client.post(f"/api/games/{game['id']}/end/", {}, format="json").json()
+    assert ended["status"] == "lost"
+    revealed_seed, _ = dead_end_shows(client, game["id"])
+    assert revealed_seed, "over: the seed is the player's to see"
     undo = client.post(f"/api/games/{game['id']}/undo/", {}, format="json")
-    if revealed_seed or revealed_cards:
-        assert undo.status_code == 409, (
-            f"the lost game showed its seed ({revealed_seed}) / face-down cards "
-            f"({revealed_cards}), yet undo answered {undo.status_code} "
-            f"with status {undo.json().get('status')!r}"
-        )
-        assert undo.json()["error"]["code"] == "game_finished"
+    assert undo.status_code == 409, undo.content
+    assert undo.json()["error"]["code"] == "game_finished"

@@ -76,6 +76,7 @@ STATUS_OF_REFUSAL = {
             "game_finished",
             "undo_not_allowed",
             "nothing_to_undo",
+            "not_at_dead_end",
             "hints_not_allowed",
             "challenge_closed",
             "challenge_not_open",
