@@ -52,6 +52,8 @@ const NOTES = {
   base_rank_set: (e) => `The foundations start at ${rankName(e.rank)}.`,
   undone: () => "Move taken back.",
   day_closed: () => "The day closed at midnight UTC: your attempt stands as it was left.",
+  // A casual game at a dead end stays in play (games/rules/RULINGS.md, "Dead ends").
+  game_lost: () => (game?.dead_end ? "No moves left: Undo takes a move back, End game records the game as lost." : null),
 };
 
 // What #message says of the board as it stood goes once it no longer holds: a hint ("board")
@@ -261,10 +263,13 @@ function showControls() {
   for (const part of document.querySelectorAll(".help-foundations")) part.hidden = !hasFoundations();
   // Selective Castle and Grandfather's Clock deal everything at once: no stock to tap, no D.
   for (const part of document.querySelectorAll(".help-stock")) part.hidden = !hasStock();
-  // The server says whether it would take the last move back (not one that showed cards).
+  // The server says whether it would take the last move back (any move of a casual game).
   $("undo").disabled = game.ranked || over || !game.can_undo;
   $("undo").title = game.can_undo || over ? "" : undoRefusal();
   $("resign").disabled = over;
+  // At a dead end, End game takes Resign's place: the game is lost, not given up.
+  $("resign").hidden = Boolean(game.dead_end);
+  $("end-game").hidden = !game.dead_end;
   $("show-result").hidden = !over;
   // Result comes at the end of the bar, where Finish was (site.css gives both one width): in a
   // game with no foundation, where Finish never shows, Result keeps that room while in play.
@@ -456,9 +461,7 @@ function undoRefusal() {
   if (game.ranked) return "Ranked games have no undo.";
   if (game.status !== "playing") return `${overWords()} No move can be taken back.`;
   if (game.can_undo) return null;
-  return game.counts.moves
-    ? "The last move turned up cards that were hidden: it cannot be taken back."
-    : "No move to take back yet.";
+  return "No move to take back yet.";
 }
 
 function hintRefusal() {
@@ -761,7 +764,8 @@ const touched = () => game.counts.moves > 0 || game.counts.undos > 0;
 async function newGame(button, { again = false, confirmed = false } = {}) {
   if (whenSignedOut()) return;
   const ranked = Boolean(game?.ranked && game.daily);
-  if (game?.status === "playing" && (touched() || ranked) && !confirmed) {
+  // A game at a dead end is not kept: the server records it lost as the new one starts.
+  if (game?.status === "playing" && (touched() || ranked) && !confirmed && !game.dead_end) {
     newGameButton = button;
     $("new-game-title").textContent = ranked ? "Leave your ranked attempt?" : "Start a new game?";
     $("new-game-casual").hidden = ranked;
@@ -787,6 +791,7 @@ $("hint").addEventListener("click", askHint);
 $("finish").addEventListener("click", finish);
 $("undo").addEventListener("click", undo);
 $("resign").addEventListener("click", () => $("resign-dialog").showModal());
+$("end-game").addEventListener("click", () => act(`/api/games/${gameId}/end/`, {}));
 $("resign-dialog").addEventListener("close", () => {
   if ($("resign-dialog").returnValue === "resign") act(`/api/games/${gameId}/resign/`, {});
 });
