@@ -465,9 +465,13 @@ WINNABLE_POOL_RETRY_AFTER = 30
 LEADERBOARD_MIN_GAMES = env_number("LEADERBOARD_MIN_GAMES", 5)
 
 # A game's time is its active time (games.core.clock): the time between two entries of its
-# history counts up to CLOCK_CAP_SECONDS. A game with no move left that many minutes is deleted
-# by the worker (games.background.tidy); 0: never.
-CLOCK_CAP_SECONDS = env_number("CLOCK_CAP_SECONDS", 60)
+# history counts up to CLOCK_CAP_SECONDS. Five minutes (issue 46; why: docs/api.md "A game's
+# time"): the cap bounds what a tab left open costs, not how long a player may think, and a
+# routine move takes seconds (about 2.5 s by the Keystroke-Level Model), so a thinking player
+# almost never meets it. 60 s froze the page's clock at 1:00 in front of players still there.
+CLOCK_CAP_SECONDS = env_number("CLOCK_CAP_SECONDS", 300)
+# A game with no move left that many minutes is deleted by the worker (games.background.tidy);
+# 0: never.
 UNTOUCHED_GAME_MINUTES = env_number("UNTOUCHED_GAME_MINUTES", 60)
 # A casual game left at a dead end (no legal move: its player may still undo out of it) that
 # many minutes after its last move is ended, lost, by the worker (games.background.tidy); 0:

@@ -3,7 +3,10 @@
 Each entry of a game's history counts the time since the entry before it (the first entry:
 since the game was dealt), less the time the player's page says the game was out of sight
 (``away_ms``: a hidden tab, or the page not open at all), and at most ``CLOCK_CAP_SECONDS``
-(60 s): a player who leaves a game for an hour and comes back has spent at most a minute on it.
+(300 s): a player who leaves a game for an hour and comes back has spent at most five minutes
+on it. The cap bounds a tab left open, not a player's thought: a routine move takes seconds, and
+at 60 s the page's clock stood still at 1:00 in front of players still thinking (issue 46; the
+choice and its grounds: docs/api.md "A game's time").
 An entry that ends the game without a move (a resignation, a day's close) counts nothing: giving
 up is not playing, so an untouched game resigned after four minutes took 0 s.
 

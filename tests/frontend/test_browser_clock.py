@@ -9,6 +9,7 @@ import datetime as dt
 import re
 import time
 
+import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
@@ -22,7 +23,7 @@ from tests.frontend.browser_helpers import (
     tap_move,
     wait_for_new_game,
 )
-from tests.frontend.conftest import screenshot
+from tests.frontend.conftest import screenshot, serve_site
 
 SLUG = "grandfathers-clock"
 
@@ -153,3 +154,45 @@ def test_new_game_on_a_game_with_moves_asks_first(site, page):
     listed = call_api(page, "GET", "/api/games/?status=playing")["body"]["results"]
     assert [g["id"] for g in listed] == [game_id], "an untouched game is not in progress"
     assert newest not in [g["id"] for g in listed]
+
+
+def test_the_cap_is_five_minutes_by_default() -> None:
+    from django.conf import settings
+
+    assert settings.CLOCK_CAP_SECONDS == 300  # why: docs/api.md "A game's time"
+
+
+@pytest.fixture
+def short_cap_site(browser, transactional_db):
+    """A server whose cap is 3 s, so that a test reaches it."""
+    yield from serve_site(CLOCK_CAP_SECONDS="3")
+
+
+@pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)])
+def test_the_clock_says_what_it_counts_and_why_it_stands_still_at_the_cap(
+    short_cap_site, new_context, viewport
+):
+    """Issue 46: at the cap the clock stood still at 1:00 without a word. The cap is five
+    minutes now; the clock's title says what counts, and at the cap the page says it paused.
+    (A 3 s cap here, so the test reaches it.)"""
+    site = short_cap_site
+    width, height = viewport
+    page = new_context(viewport={"width": width, "height": height}).new_page()
+    page.goto(site + "/")
+    game_id = start_game(page, SLUG, 0)
+    open_game(page, site, game_id)
+    timer = page.locator("#timer")
+    expect(timer).to_have_attribute("title", re.compile(r"pauses while this game is not on screen"))
+    expect(timer).to_have_attribute("title", re.compile(r"At most 3 s counts between two moves"))
+    expect(timer).to_have_attribute("data-capped", "", timeout=8000)
+    expect(page.locator("#message")).to_have_text(
+        "The clock has paused: at most 3 s counts between two moves. It runs again from your "
+        "next move."
+    )
+    expect(timer).to_have_text("0:03")
+    screenshot(page, f"clock-capped-{width}x{height}")
+    # The next move starts the clock again, and the line goes.
+    tap_move(page, game_of(page, game_id)["legal_moves"][0])
+    expect(page.locator("#board")).to_have_attribute("data-move-number", "1")
+    expect(timer).not_to_have_attribute("data-capped", "")
+    expect(page.locator("#message")).not_to_contain_text("The clock has paused")

@@ -5,6 +5,7 @@ import { api, canPlayAgain, pageAccount, playAgain, socket, startGame } from "./
 import { fitFans, pileInSentence, renderBoard } from "./board.js";
 import { SUITS, cardElement, rankName } from "./cards.js";
 import { confirmBaseRank } from "./base_rank.js";
+import { cappedWords, clockExplanation } from "./clock_words.js";
 import { attachInput } from "./input.js";
 import { cardsWords, moveSummary, undoSummary } from "./narration.js";
 import { animateRedraw, dealIn, motionMs, nudge } from "./motion.js";
@@ -177,9 +178,27 @@ document.addEventListener("visibilitychange", () => {
   if (game) tick();
 });
 
+/** Whether the time since the last entry has reached the cap: the clock stands still then,
+ * by the rule, and says so (once an entry). */
+function atCap() {
+  const { running_since: since, cap_seconds: cap, counts_time_away: countsAway } = game.clock;
+  if (game.status !== "playing" || !since) return false;
+  const now = serverNow();
+  return now - Date.parse(since) - (countsAway ? 0 : timeAway(now)) >= cap * 1000;
+}
+let cappedSaidFor = null;
+
 function tick() {
-  $("timer").textContent = duration(elapsed());
-  $("timer").setAttribute("datetime", `PT${Math.max(0, Math.floor(elapsed()))}S`);
+  const timer = $("timer");
+  timer.textContent = duration(elapsed());
+  timer.setAttribute("datetime", `PT${Math.max(0, Math.floor(elapsed()))}S`);
+  timer.title = clockExplanation(game.clock);
+  const capped = atCap();
+  timer.toggleAttribute("data-capped", capped);
+  if (capped && cappedSaidFor !== game.clock.running_since) {
+    cappedSaidFor = game.clock.running_since;
+    sayOnly(cappedWords(game.clock), "info", "board");
+  }
 }
 
 function badge(text, className, href) {
