@@ -51,7 +51,7 @@ async function csrfToken() {
 }
 
 // crypto.randomUUID needs a secure context; getRandomValues works on plain http too.
-function newKey() {
+export function newKey() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
@@ -65,9 +65,11 @@ const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * once however many times it arrives. `account` names the account the request is meant for
  * instead of the page's (the header's "Sign out" of the account the browser was signed in as
  * since: refused in turn if that has changed again). A 503 `service_unavailable` (or a proxy's
- * 503) is retried like a network failure.
+ * 503) is retried like a network failure. `key`: the Idempotency-Key to send (the outbox's, kept
+ * across its own later tries) instead of a new one; it makes the request idempotent.
  */
-export async function api(method, path, body, { idempotent = false, account = PAGE_ACCOUNT, onRetry = null } = {}) {
+export async function api(method, path, body, { idempotent = false, key = null, account = PAGE_ACCOUNT, onRetry = null } = {}) {
+  if (key) idempotent = true;
   method = method.toUpperCase();
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -75,7 +77,7 @@ export async function api(method, path, body, { idempotent = false, account = PA
     headers["X-CSRFToken"] = (await csrfToken()) || "";
     if (account !== null) headers["X-Patience-Account"] = encodeURIComponent(account);
   }
-  if (idempotent) headers["Idempotency-Key"] = newKey();
+  if (idempotent) headers["Idempotency-Key"] = key || newKey();
   const init = {
     method,
     headers,
@@ -165,7 +167,8 @@ export function playAgain(game) {
  * address) it tries again once a minute, as other pages close, or as soon as the page is shown
  * again (the player may have closed other pages to come back to this one). The backoff starts
  * over once a connection has brought a message: a refused one opens and closes at once.
- * Returns {close(), send(obj), get open()}.
+ * Returns {close(), send(obj), reconnect(), get open()}: reconnect() drops the connection and
+ * opens a new one at once (the browser back online: one that stayed open may have lost messages).
  * Options: onClose(code) — e.g. to show a "live"/"offline" indicator.
  */
 export function socket(path, onMessage, { onClose } = {}) {
@@ -227,6 +230,13 @@ export function socket(path, onMessage, { onClose } = {}) {
   connect();
   return {
     send,
+    reconnect() {
+      if (closed) return;
+      delay = 500;
+      clearTimeout(retry);
+      if (ws && ws.readyState !== WebSocket.CLOSED) ws.close();
+      else connect();
+    },
     close() {
       closed = true;
       clearTimeout(retry);

@@ -7,6 +7,7 @@ import { SUITS, cardElement, rankName } from "./cards.js";
 import { confirmBaseRank } from "./base_rank.js";
 import { cappedWords, clockExplanation } from "./clock_words.js";
 import { attachInput } from "./input.js";
+import { createOutbox } from "./outbox.js";
 import { cardsWords, moveSummary, undoSummary } from "./narration.js";
 import { animateRedraw, dealIn, motionMs, nudge } from "./motion.js";
 import { CHOICES, choiceOf, onSaveFailed, onSettings, saveSettings, savedToAccount, settings, valueOf } from "./settings.js";
@@ -24,6 +25,12 @@ const message = $("message");
 let game = null; // the version shown
 let variant = null;
 let queue = Promise.resolve(); // actions run one after another, each naming the version it saw
+// The actions' writes, kept and sent again while the connection is lost (outbox.js); those
+// waiting their turn are shown as pending meanwhile.
+const outbox = createOutbox({ onChange: showPending });
+// Bumped when a write kept offline is refused as stale (the game moved on elsewhere): the
+// actions queued behind it were chosen on the board it was made on, and are dropped.
+let queuedOn = 0;
 let resultShownFor = null;
 let hintTimer = null;
 let signedOut = null; // the server's message once this page's sign-in has ended elsewhere
@@ -459,7 +466,11 @@ async function refused(error) {
     // redraw writes its own note first).
     await reload().catch(() => {});
     // The server's stale message tells a script to reload; the page has done so already.
-    const stale = "The game moved on in another tab or device. The board now shows the latest position.";
+    let stale = "The game moved on in another tab or device. The board now shows the latest position.";
+    if (error.code === "stale_move_number" && error.wasHeld) {
+      queuedOn += 1;
+      stale = "While you were offline the game moved on in another tab or device, so the moves made meanwhile were not played. The board now shows the latest position.";
+    }
     sayOnly(error.code === "stale_move_number" ? stale : error.message);
     return;
   }
@@ -498,8 +509,10 @@ function hintRefusal() {
  * action, false when it was refused or not sent for a reason #message now gives, null when
  * `body` gave nothing to send. */
 function act(path, body, refusal = notOver, { quiet = false, summary = null } = {}) {
+  const done = outbox.add();
+  const chosenOn = queuedOn;
   queue = queue.then(async () => {
-    if (!game || whenSignedOut()) return false;
+    if (!game || whenSignedOut() || chosenOn !== queuedOn) return false;
     const before = game;
     const why = refusal();
     if (why) {
@@ -512,7 +525,8 @@ function act(path, body, refusal = notOver, { quiet = false, summary = null } = 
     if (!fields) return null;
     try {
       const timed = /\/(moves|undo)\/$/.test(path) ? awayField() : {};
-      const next = await api("POST", path, { ...fields, ...timed, expected_move_number: game.move_number }, retrying).finally(reconnected);
+      const sent = { ...fields, ...timed, expected_move_number: game.move_number };
+      const next = await outbox.send(path, sent, { onRetry: reconnecting }).finally(reconnected);
       if (!quiet) say("", "info");
       show(next);
       playSound(fields.move?.type === "deal" ? "deal" : fields.move?.to?.startsWith("foundation:") ? "home" : "move");
@@ -525,7 +539,27 @@ function act(path, body, refusal = notOver, { quiet = false, summary = null } = 
       return false;
     }
   });
+  queue = queue.finally(done);
   return queue;
+}
+
+let pendingShown = false;
+/** While a write waits for the connection, the actions not yet sent are shown as pending
+ * (#message, and #board's data-pending); once they have all gone, the page says so. */
+function showPending({ waiting, held }) {
+  if (held && waiting) {
+    pendingShown = true;
+    board.dataset.pending = String(waiting);
+    const actions = waiting === 1 ? "1 move waits" : `${waiting} moves wait`;
+    say(`Not sent yet: ${actions} for the connection, and will be sent as soon as it is back.`, "info");
+    if (!navigator.onLine) live("offline", "Offline");
+    return;
+  }
+  delete board.dataset.pending;
+  if (pendingShown && !waiting) {
+    pendingShown = false;
+    if (!messageOutdatedBy && message.dataset.kind !== "error") say("Connection back: the moves kept meanwhile were sent.", "info", "board");
+  }
 }
 
 function clearHint() {
@@ -908,14 +942,17 @@ async function start() {
   }
   setInterval(() => game?.status === "playing" && tick(), 1000);
   // ?since= the version shown: on a reconnection the server sends only what was missed.
-  socket(
+  const updates = socket(
     () => `/ws/games/${gameId}/?since=${game.move_number}`,
     (data) => {
       if (["sync", "catch_up", "update"].includes(data.type)) {
         // "Live" once the server has sent the game: a socket it refuses (too many pages open)
         // opens too, only to be closed at once.
         live("open", "Live");
-        if (data.type !== "update") outdated("connection"); // (re)connected: the server is back
+        if (data.type !== "update") {
+          outdated("connection"); // (re)connected: the server is back
+          outbox.wake(); // and the writes kept meanwhile go now
+        }
         show(data.game);
       }
       if (data.type === "error" && data.code === "signed_out") {
@@ -924,9 +961,17 @@ async function start() {
       }
     },
     {
-      onClose: (code) => live("closed", CLOSED_SAYS[code] ?? "Reconnecting…"),
+      onClose: (code) => (navigator.onLine ? live("closed", CLOSED_SAYS[code] ?? "Reconnecting…") : live("offline", "Offline")),
     },
   );
+  // The browser's word on the network: a socket may stay open while it is offline, and lose
+  // what is sent meanwhile, so it is opened afresh once the browser is back online.
+  window.addEventListener("offline", () => live("offline", "Offline"));
+  window.addEventListener("online", () => {
+    live("closed", "Reconnecting…");
+    updates.reconnect();
+  });
+  if (!navigator.onLine) live("offline", "Offline");
 }
 
 // -- settings (settings.js): a small dialog, each choice saved and applied at once ----------------
