@@ -12,6 +12,10 @@ urlpatterns = [
     path("", views.index, name="index"),
     # Browsers ask for /favicon.ico whatever the page says.
     path("favicon.ico", RedirectView.as_view(url=static("frontend/favicon.svg"), permanent=True)),
+    # The app's manifest and service worker: the worker at the root, so its scope is the site.
+    path("manifest.webmanifest", views.web_app_manifest, name="manifest"),
+    path("sw.js", views.service_worker, name="service-worker"),
+    path("offline/", views.offline, name="offline"),
     path("play/<int:game_id>/", views.play, name="play"),
     path("replay/<int:game_id>/", views.replay, name="replay"),
     path("daily/", views.daily_page, name="daily"),

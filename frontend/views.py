@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import Resolver404, resolve
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -18,6 +18,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 
 from accounts.selectors import reset_link_user
 from accounts.services import INVALID_RESET_LINK_MESSAGE
+from frontend import installable
 from frontend.games import GAMES
 from games.core import days
 from games.play import selectors as play_selectors
@@ -273,3 +274,22 @@ def rules(request: HttpRequest, slug: str) -> HttpResponse:
 
 def rules_raw(request: HttpRequest, slug: str) -> HttpResponse:
     return HttpResponse(_read_rules(slug), content_type="text/plain; charset=utf-8")
+
+
+# -- installable: the web app manifest, the service worker and its offline page --------------
+
+
+def web_app_manifest(request: HttpRequest) -> HttpResponse:
+    return JsonResponse(installable.manifest(), content_type="application/manifest+json")
+
+
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """At the site's root, so that the worker's scope is the whole site. Never kept by the
+    browser's HTTP cache: a deploy's new worker is found on the next page loaded."""
+    response = HttpResponse(installable.service_worker(), content_type="text/javascript")
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def offline(request: HttpRequest) -> HttpResponse:
+    return render(request, "frontend/offline.html")

@@ -111,7 +111,14 @@ def new_context(browser):
         # Reduced motion unless a test asks otherwise: the cards then stand where they are drawn
         # at once (motion.js), so that a test measures the board where it lies rather than
         # mid-slide; the tests of motion (test_browser_motion.py) ask for "no-preference".
-        defaults = {"viewport": {"width": 1280, "height": 900}, "reduced_motion": "reduce"}
+        # No service worker unless a test asks for one (test_browser_installable.py): a page
+        # it controls would load its assets from the worker's cache, out of the reach of the
+        # tests' routes and request counts.
+        defaults = {
+            "viewport": {"width": 1280, "height": 900},
+            "reduced_motion": "reduce",
+            "service_workers": "block",
+        }
         context = browser.new_context(**{**defaults, **options})
         context.set_default_timeout(10_000)
         context.on("page", watch_policy)
