@@ -25,8 +25,8 @@ from games.models import DailyChallenge, Deal, Game
 _LOCK_GAME = (
     "SELECT g.id, g.owner_id, g.deal_id, g.status, g.move_number, g.state, g.ranked, "
     "g.seed_chosen, g.daily_id, g.winnable, g.excluded, g.cards_home, g.board_moves, "
-    "g.undo_count, g.can_undo, g.hint_count, g.created_at, g.last_move_at, g.finished_at, "
-    "g.active_ms, "
+    "g.undo_count, g.can_undo, g.dead_end, g.hint_count, g.created_at, g.last_move_at, "
+    "g.finished_at, g.active_ms, "
     "d.id, d.variant, d.seed, d.deal_version, d.created_at, "
     "c.id, c.date, c.variant, c.deal_id, c.seed_set_by_staff, c.candidate, c.outcome, "
     "c.solution, c.solver, c.difficulty, c.created_at "
@@ -37,7 +37,7 @@ _LOCK_GAME = (
 _GAME_FIELDS = (
     "id", "owner_id", "deal_id", "status", "move_number", "state", "ranked", "seed_chosen",
     "daily_id", "winnable", "excluded", "cards_home", "board_moves", "undo_count", "can_undo",
-    "hint_count", "created_at", "last_move_at", "finished_at", "active_ms",
+    "dead_end", "hint_count", "created_at", "last_move_at", "finished_at", "active_ms",
 )  # fmt: skip
 _DEAL_FIELDS = ("id", "variant", "seed", "deal_version", "created_at")
 _DAILY_FIELDS = (
@@ -67,9 +67,12 @@ def _game_from_row(row: tuple[Any, ...]) -> Game:
     """The instances the ORM would load from the row: JSON decoded, times made aware (SQLite
     gives them naive; its booleans and dates its driver converts already)."""
     alias = connection.alias
-    g, d, c = list(row[:20]), list(row[20:25]), list(row[25:])
+    games, deals = len(_GAME_FIELDS), len(_GAME_FIELDS) + len(_DEAL_FIELDS)
+    g, d, c = list(row[:games]), list(row[games:deals]), list(row[deals:])
     g[5] = json.loads(g[5])  # state
-    g[16:19] = map(_aware, g[16:19])  # created_at, last_move_at, finished_at
+    times = _GAME_FIELDS.index("created_at")
+    # created_at, last_move_at, finished_at
+    g[times : times + 3] = map(_aware, g[times : times + 3])
     game = Game.from_db(alias, _GAME_FIELDS, g)
     d[4] = _aware(d[4])
     Game.deal.field.set_cached_value(game, Deal.from_db(alias, _DEAL_FIELDS, d))

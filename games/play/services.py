@@ -415,9 +415,11 @@ def end_dead_ends_of(user: AbstractBaseUser) -> int:
         .order_by("pk")
     )
     ended = 0
-    for game in left:
-        end_at_dead_end(game, finished_at=game.last_move_at or timezone.now())
-        ended += 1
+    # Its own transaction when the caller has none (start_game called on its own, as tools do).
+    with transaction.atomic():
+        for game in left:
+            end_at_dead_end(game, finished_at=game.last_move_at or timezone.now())
+            ended += 1
     return ended
 
 

@@ -114,17 +114,18 @@ async def play_to_the_end(table: Table, slug: str, rng: random.Random) -> dict[s
     view: dict[str, Any] = {}
     for turn in range(MAX_MOVES):
         game = await table.snapshot()
-        if game.is_finished:
+        if game.is_finished or game.dead_end:
             break
         state = variant.state_from_json(game.state)
         move = rng.choice(variant.legal_moves(state)).to_json()
         await act(user=table.player, game_id=table.game_id, move=move)
         view = await table.everyone_receives(f"move {turn + 1}: {move}")
-        if view["game"]["status"] != "playing":
+        if view["game"]["status"] != "playing" or view["game"]["dead_end"]:
             break
         if turn % 9 == 4:
-            await hint(user=table.player, game_id=table.game_id)
-            await table.everyone_receives(f"hint after move {turn + 1}")
+            given = await hint(user=table.player, game_id=table.game_id)
+            if given.move is not None:  # a hint with no move is not counted: nothing is sent
+                await table.everyone_receives(f"hint after move {turn + 1}")
         if turn % 7 == 5 and view["game"]["can_undo"]:
             await undo(user=table.player, game_id=table.game_id)
             await table.everyone_receives(f"undo after move {turn + 1}")

@@ -176,7 +176,7 @@ def several_games(user: Any) -> dict[str, int]:
     playing = new_game(client, "gold-mine")  # one deck: a card's code names that card only
     rng = random.Random("several")
     for _ in range(12):  # a random deal: its seed stays hidden while it is in play
-        if playing["status"] != "playing":
+        if playing["status"] != "playing" or playing["dead_end"]:
             break
         playing = play(client, playing["id"], rng.choice(playing["legal_moves"]))
     new_game(client_for(), "gold-mine", seed=11)  # someone else's
