@@ -107,7 +107,7 @@ def new_context(browser):
 
         page.on("console", console)
 
-    def make(**options):
+    def make(asks_base_rank: bool = False, **options):
         # Reduced motion unless a test asks otherwise: the cards then stand where they are drawn
         # at once (motion.js), so that a test measures the board where it lies rather than
         # mid-slide; the tests of motion (test_browser_motion.py) ask for "no-preference".
@@ -120,6 +120,14 @@ def new_context(browser):
             "service_workers": "block",
         }
         context = browser.new_context(**{**defaults, **options})
+        if not asks_base_rank:
+            # A player who has confirmed Selective Castle's base-rank question once (base_rank.js):
+            # the tests that play its first card home are about the move, not the dialog;
+            # test_browser_base_rank.py asks for a browser that has never confirmed it.
+            context.add_init_script(
+                "try { localStorage.setItem('patience.prefs.base-rank-confirmed', '1'); }"
+                " catch { /* a page with no storage of its own (about:blank) */ }"
+            )
         context.set_default_timeout(10_000)
         context.on("page", watch_policy)
         contexts.append(context)

@@ -39,7 +39,7 @@ def test_the_first_card_home_asks_before_it_sets_the_base_rank_then_never_again(
 ):
     width, height = viewport
     create_players(django_user_model, "castle")
-    page = new_context(viewport={"width": width, "height": height}).new_page()
+    page = new_context(asks_base_rank=True, viewport={"width": width, "height": height}).new_page()
     errors = watch_errors(page)
     sign_in(page, site, "castle")
     game_id = start_game(page, CASTLE, seed=3)
