@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import threading
+from collections.abc import Callable
 
 from django.conf import settings
 from django.db import close_old_connections
@@ -19,30 +20,29 @@ logger = logging.getLogger("patience.worker")
 EVERY_S = 60.0
 
 
+def in_batches(job: Callable[[dt.timedelta], int], minutes: int) -> int:
+    """``job`` run on what is older than ``minutes`` until a batch finds nothing; how many it
+    handled in all (nothing when ``minutes`` is 0 or less: the job is turned off)."""
+    if minutes <= 0:
+        return 0
+    done = 0
+    while batch := job(dt.timedelta(minutes=minutes)):
+        done += batch
+    return done
+
+
 def tidy_once() -> int:
     """One round: every untouched game old enough deleted, in batches; how many were."""
     from games.play.services import delete_untouched_games
 
-    minutes = settings.UNTOUCHED_GAME_MINUTES
-    if minutes <= 0:
-        return 0
-    deleted = 0
-    while batch := delete_untouched_games(dt.timedelta(minutes=minutes)):
-        deleted += batch
-    return deleted
+    return in_batches(delete_untouched_games, settings.UNTOUCHED_GAME_MINUTES)
 
 
 def end_dead_ends_once() -> int:
     """One round: every casual game left at a dead end long enough ended, lost; how many."""
     from games.play.services import end_stale_dead_ends
 
-    minutes = settings.DEAD_END_MINUTES
-    if minutes <= 0:
-        return 0
-    ended = 0
-    while batch := end_stale_dead_ends(dt.timedelta(minutes=minutes)):
-        ended += batch
-    return ended
+    return in_batches(end_stale_dead_ends, settings.DEAD_END_MINUTES)
 
 
 def run(stop: threading.Event) -> None:
