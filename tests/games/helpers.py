@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from itertools import count
@@ -275,3 +276,18 @@ class GroupInbox:
                 messages.append(await asyncio.wait_for(self.layer.receive(self.channel), 0.05))
             except TimeoutError:
                 return messages
+
+
+def losing_line(slug: str) -> tuple[int, list[dict[str, Any]]]:
+    """A seed and a random line of play that reaches a dead end within 60 moves (engine only)."""
+    variant = get_variant(slug)
+    for seed in range(100):
+        rng = random.Random(seed)
+        state, line = variant.deal(seed), []
+        while variant.status(state) == "playing" and len(line) < 60:
+            move = rng.choice(variant.legal_moves(state))
+            state = variant.apply(state, move)
+            line.append(move.to_json())
+        if variant.status(state) == "lost":
+            return seed, line
+    raise AssertionError("no losing line found")

@@ -24,7 +24,7 @@ from games.models import Game, Move
 from games.play import services as play_services
 from games.rules import get_variant
 from games.rules.cards import card_name, parse_card
-from tests.games.helpers import SLUGS, assert_error, client_for, new_game, play
+from tests.games.helpers import SLUGS, assert_error, client_for, losing_line, new_game, play
 from tests.games.hidden_cards import (
     assert_outside_view_only_face_up,
     assert_text_hides,
@@ -220,21 +220,6 @@ def test_the_text_checks_catch_a_face_down_card_named_in_words() -> None:
     text = " and ".join(card_name(parse_card(code)) for code in shown)
     assert shown and named_cards(text) == Counter(shown)
     assert_text_hides(json.dumps({"message": text}), full, 10**15, "test")
-
-
-def losing_line(slug: str) -> tuple[int, list[dict[str, Any]]]:
-    """A seed and a random line of play that loses it within 60 moves (via the engine)."""
-    variant = get_variant(slug)
-    for seed in range(100):
-        rng = random.Random(seed)
-        state, line = variant.deal(seed), []
-        while variant.status(state) == "playing" and len(line) < 60:
-            move = rng.choice(variant.legal_moves(state))
-            state = variant.apply(state, move)
-            line.append(move.to_json())
-        if variant.status(state) == "lost":
-            return seed, line
-    raise AssertionError("no losing line found")
 
 
 def dead_end_shows(client: Any, game_id: int) -> tuple[bool, bool]:

@@ -4,7 +4,6 @@ that showed hidden cards can be taken back, and a dead end waits for an undo or 
 from __future__ import annotations
 
 import datetime as dt
-import random
 from typing import Any
 
 import pytest
@@ -14,12 +13,12 @@ from games.background import tidy
 from games.models import Game, GameFlag
 from games.moderation.fair_play import fair_play_findings
 from games.moderation.verification import verify_game
-from games.rules import get_variant
 from tests.games.helpers import (
     assert_error,
     client_for,
     detail,
     history,
+    losing_line,
     make_user,
     new_game,
     play,
@@ -29,21 +28,6 @@ from tests.games.helpers import (
 from tests.games.play.test_api_games import first_turning_move
 
 pytestmark = pytest.mark.django_db
-
-
-def losing_line(slug: str) -> tuple[int, list[dict[str, Any]]]:
-    """A seed and a random line of play that reaches a dead end within 60 moves (engine only)."""
-    variant = get_variant(slug)
-    for seed in range(100):
-        rng = random.Random(seed)
-        state, line = variant.deal(seed), []
-        while variant.status(state) == "playing" and len(line) < 60:
-            move = rng.choice(variant.legal_moves(state))
-            state = variant.apply(state, move)
-            line.append(move.to_json())
-        if variant.status(state) == "lost":
-            return seed, line
-    raise AssertionError("no losing line found")
 
 
 def dead_ended(client: Any, slug: str = "grounds-for-divorce") -> tuple[dict[str, Any], list]:
