@@ -1,6 +1,7 @@
 from django.urls import path, re_path
 
 from games import converters
+from games.daily import month_views
 from games.daily import views as daily_views
 from games.export import views as export_views
 from games.moderation import views as moderation_views
@@ -30,8 +31,11 @@ urlpatterns = [
         "games/<game_id:game_id>/replay/", play_views.GameReplayView.as_view(), name="game-replay"
     ),
     path("me/stats/", play_views.StatsView.as_view(), name="stats"),
+    path("me/progress/", profile_views.MyProgressView.as_view(), name="progress"),
     path("me/export/", export_views.ExportView.as_view(), name="export"),
+    path("me/dailies-today/", month_views.DailiesTodayView.as_view(), name="dailies-today"),
     path("daily/", daily_views.DailyView.as_view(), name="daily"),
+    path("daily/month/", month_views.DailyMonthView.as_view(), name="daily-month"),
     path(
         "daily/<date:date>/<slug:variant>/attempt/",
         daily_views.DailyAttemptView.as_view(),
@@ -77,6 +81,11 @@ urlpatterns = [
         name="leaderboard-alltime",
     ),
     path("players/<str:username>/", profile_views.PlayerProfileView.as_view(), name="player"),
+    path(
+        "players/<str:username>/progress/",
+        profile_views.PlayerProgressView.as_view(),
+        name="player-progress",
+    ),
     path(
         "staff/games/<game_id:game_id>/review/",
         moderation_views.StaffGameReviewView.as_view(),

@@ -160,3 +160,55 @@ class WeekLeaderboard(TypedDict):
     page: int
     pages: int
     results: list[WeekEntry]
+
+
+class HabitStreak(TypedDict):
+    """Days in a row with a daily played (a finished ranked attempt), forgiving: a freeze is
+    earned for each 7 days in a row (at most 2 kept) and spent by itself on a missed day."""
+
+    current: Annotated[int, "Days played in the streak alive now (a saved day counts none)."]
+    best: int
+    freezes: Annotated[int, "Freezes kept now, 0 to 2."]
+    saved: Annotated[list[IsoDate], "The days of the current streak a freeze saved, oldest first."]
+
+
+class MonthGame(TypedDict):
+    variant: str
+    name: str
+    status: Annotated[str | None, "Your ranked attempt's status ('playing' while in play)."]
+    played: Annotated[bool, "Finished and on the day's leaderboard."]
+    won: bool
+
+
+class MonthDay(TypedDict):
+    date: IsoDate
+    state: Literal["closed", "open", "upcoming"]
+    challenges: Annotated[int, "How many games had a challenge that day (0: none was dealt)."]
+    games: Annotated[list[MonthGame], "Per game, yours; empty when not signed in to an account."]
+    all_played: Annotated[bool, "Every game's daily played that day."]
+
+
+class DailyMonth(TypedDict):
+    month: Annotated[str, "YYYY-MM"]
+    today: IsoDate
+    days: list[MonthDay]
+    previous: Annotated[str | None, "The month before, when it had challenges."]
+    next: Annotated[str | None, "The month after, when it has begun."]
+    full_days: Annotated[int, "Your days of this month with all five played."]
+    badge: Annotated[
+        Literal["bronze", "silver", "gold"] | None,
+        "Bronze for 10 days with all five played, silver for 20, gold for every day.",
+    ]
+    streak: HabitStreak | None
+
+
+class MonthBadge(TypedDict):
+    month: Annotated[str, "YYYY-MM"]
+    badge: Literal["bronze", "silver", "gold"]
+    full_days: int
+
+
+class DailiesToday(TypedDict):
+    date: IsoDate
+    played: Annotated[int, "Today's dailies you have finished."]
+    of: int
