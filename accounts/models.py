@@ -89,3 +89,29 @@ class SpentConfirmationLink(models.Model):
 
     def __str__(self) -> str:
         return f"Confirmation link spent at {self.spent_at:%Y-%m-%d %H:%M}"
+
+
+class Follow(models.Model):
+    """One account following another (``accounts.follows``): no approval asked, as lichess's
+    follow; it only puts the followed player on the follower's friends' boards, which show
+    nothing the public boards do not. Guests follow nobody and cannot be followed (they have
+    no public name); an account removed takes its follows both ways with it."""
+
+    follower = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="following_set"
+    )
+    followed = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="followers_set"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="follow_once"),
+            models.CheckConstraint(
+                condition=~models.Q(follower=models.F("followed")), name="follow_not_self"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.follower_id} follows {self.followed_id}"

@@ -372,6 +372,12 @@ WINNABLE_GAMES_PER_HOUR = env_number("WINNABLE_GAMES_PER_HOUR", 20)
 WINNABLE_GAMES_PER_ADDRESS_PER_HOUR = env_number("WINNABLE_GAMES_PER_ADDRESS_PER_HOUR", 40)
 UNPLAYED_WINNABLE_LIMIT = env_number("UNPLAYED_WINNABLE_LIMIT", 3)
 GUEST_SHARE_PERCENT = env_number("GUEST_SHARE_PERCENT", 50)
+# Following players (accounts.follows): follows and unfollows per account and per address
+# (a burst of taps on leaderboard rows passes; a script walking every name does not), and
+# how many players one account may follow (each is a row its friends' boards filter by).
+FOLLOWS_PER_MINUTE = env_number("FOLLOWS_PER_MINUTE", 30)
+FOLLOWS_PER_ADDRESS_PER_MINUTE = env_number("FOLLOWS_PER_ADDRESS_PER_MINUTE", 120)
+MAX_FOLLOWING = env_number("MAX_FOLLOWING", 500)
 
 
 def _rate(number: int, period: str, share_percent: int = 100) -> str | None:
@@ -416,6 +422,8 @@ REST_FRAMEWORK = {
         "winnable": _rate(WINNABLE_GAMES_PER_HOUR, "hour"),
         "winnable_guest": _rate(WINNABLE_GAMES_PER_HOUR, "hour", GUEST_SHARE_PERCENT),
         "winnable_address": _rate(WINNABLE_GAMES_PER_ADDRESS_PER_HOUR, "hour"),
+        "follow": _rate(FOLLOWS_PER_MINUTE, "min"),
+        "follow_address": _rate(FOLLOWS_PER_ADDRESS_PER_MINUTE, "min"),
     },
     # drf-spectacular's, documenting the session's 409 account_changed on every write.
     "DEFAULT_SCHEMA_CLASS": "accounts.schema.AutoSchema",

@@ -22,7 +22,7 @@ from rest_framework.renderers import JSONRenderer
 
 from accounts.live import SignIn, SignOut, account_group
 from accounts.selectors import still_signed_in
-from games.daily import leaderboards
+from games.daily import friends, leaderboards
 from games.play import selectors as play_selectors
 from games.rules import VARIANTS
 from web.http.errors import REDIS_UNREACHABLE
@@ -184,6 +184,9 @@ class PatienceConsumer(AsyncJsonWebsocketConsumer):
             session_key=session.session_key if session is not None else None,
         )
 
+    async def account_follows_changed(self, event: dict[str, Any]) -> None:
+        """The account's follows changed: only a leaderboard's friends' view cares."""
+
     async def account_signed_out(self, event: dict[str, Any]) -> None:
         if self.sign_in is not None and SignOut.from_message(event).ends(self.sign_in):
             await self.signed_out()
@@ -323,6 +326,12 @@ class LeaderboardConsumer(PatienceConsumer):
         await self.join(leaderboard_group(self.date, self.variant))
         if not await self.join_account():
             await self.forget_sign_in()
+        # An account's friends' view (games.daily.friends), filtered here from the ranking
+        # every watcher shares: no read of its own per push, only when its follows change.
+        self.friends = None
+        if self.user_id is not None:
+            user = self.scope["user"]
+            self.friends = await database_sync_to_async(friends.friend_ids)(user)
         await self.accept()
         await self.send_board()
 
@@ -352,17 +361,23 @@ class LeaderboardConsumer(PatienceConsumer):
         wanted = self.changed_at
         ranking = await boards.ranking(self.date, self.variant, wanted)
         mine = next((entry for owner, entry in ranking if owner == self.user_id), None)
-        await self.send_json(
-            {
-                "type": "leaderboard",
-                "date": self.date.isoformat(),
-                "variant": self.variant,
-                "count": len(ranking),
-                "results": [entry for _, entry in ranking[: self.TOP]],
-                "me": mine,
-            }
-        )
+        board = {
+            "type": "leaderboard",
+            "date": self.date.isoformat(),
+            "variant": self.variant,
+            "count": len(ranking),
+            "results": [entry for _, entry in ranking[: self.TOP]],
+            "me": mine,
+        }
+        if self.friends is not None:
+            board["friends"] = friends.among(ranking, self.friends)
+        await self.send_json(board)
         return wanted
+
+    async def account_follows_changed(self, event: dict[str, Any]) -> None:
+        if self.friends is not None:
+            self.friends = await database_sync_to_async(friends.friend_ids)(self.scope["user"])
+            await self.send_board()
 
     async def signed_out(self) -> None:
         # Anyone may watch a board: the connection goes on, without the player's own entry.
@@ -370,7 +385,7 @@ class LeaderboardConsumer(PatienceConsumer):
         await self.send_board()
 
     async def forget_sign_in(self) -> None:
-        self.user_id, self.sign_in = None, None
+        self.user_id, self.sign_in, self.friends = None, None, None
         if self.scope.get("user") is not None:
             await self.leave(account_group(self.scope["user"].pk))
 

@@ -6,6 +6,7 @@ from games.daily import views as daily_views
 from games.export import views as export_views
 from games.moderation import views as moderation_views
 from games.play import views as play_views
+from games.profiles import follow_views
 from games.profiles import views as profile_views
 
 app_name = "games"
@@ -56,6 +57,11 @@ urlpatterns = [
         daily_views.DailyLeaderboardView.as_view(),
         name="leaderboard-daily",
     ),
+    path(
+        "leaderboards/daily/<date:date>/<slug:variant>/friends/",
+        daily_views.FriendsLeaderboardView.as_view(),
+        name="leaderboard-daily-friends",
+    ),
     # A day of the right shape that the calendar has not (2026-02-30): a 404 in the words of
     # ?date= on /api/daily/, not the bare one of a path the API does not have.
     re_path(
@@ -67,7 +73,7 @@ urlpatterns = [
         daily_views.NoSuchDayView.as_view(http_method_names=["get", "head", "options"]),
     ),
     re_path(
-        r"^leaderboards/daily/(?P<day>[0-9]{4}-[0-9]{2}-[0-9]{2})/[-\w]+/$",
+        r"^leaderboards/daily/(?P<day>[0-9]{4}-[0-9]{2}-[0-9]{2})/[-\w]+/(?:friends/)?$",
         daily_views.NoSuchDayView.as_view(http_method_names=["get", "head", "options"]),
     ),
     path(
@@ -80,7 +86,9 @@ urlpatterns = [
         daily_views.AlltimeLeaderboardView.as_view(),
         name="leaderboard-alltime",
     ),
+    path("me/following/", follow_views.FollowingView.as_view(), name="following"),
     path("players/<str:username>/", profile_views.PlayerProfileView.as_view(), name="player"),
+    path("players/<str:username>/follow/", follow_views.FollowView.as_view(), name="player-follow"),
     path(
         "players/<str:username>/progress/",
         profile_views.PlayerProgressView.as_view(),

@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from accounts.guests import AccountRequired
 from games.answers import ERRORS, answer
 from games.core import days
-from games.daily import leaderboards
+from games.daily import friends, leaderboards
 from games.daily import selectors as daily_selectors
 from games.daily import services as daily_services
 from games.daily.inputs import DAY_MESSAGE, DailyQuery
@@ -149,6 +149,18 @@ class DailyLeaderboardView(APIView):
             date, known_variant(variant), request.user, page=page
         )
         return Response(board)
+
+
+class FriendsLeaderboardView(APIView):
+    permission_classes = [AccountRequired]  # a guest: 403 account_required
+
+    @extend_schema(
+        summary="A day's ranking for one game, of you and the players you follow",
+        operation_id="leaderboards_daily_friends",
+        responses={200: friends.FriendsBoard, 403: ApiErrorBody, 404: ApiErrorBody},
+    )
+    def get(self, request: Request, date: dt.date, variant: str) -> Response:
+        return Response(friends.friends_board(date, known_variant(variant), request.user))
 
 
 class AlltimeLeaderboardView(APIView):

@@ -69,7 +69,7 @@ class ApiError(exceptions.APIException):
 #: The HTTP status of each refusal of the services (``ServiceError.code``); any other is 400.
 STATUS_OF_REFUSAL = {
     **dict.fromkeys(("not_found", "not_yet", "no_solution", "no_challenge"), 404),
-    **dict.fromkeys(("staff_account", "own_account"), 403),
+    **dict.fromkeys(("staff_account", "own_account", "account_required"), 403),
     **dict.fromkeys(
         (
             "stale_move_number",
@@ -89,6 +89,7 @@ STATUS_OF_REFUSAL = {
             "not_excluded",
             "not_a_guest",
             "too_many_unplayed_winnable",
+            "too_many_follows",
         ),
         409,
     ),
