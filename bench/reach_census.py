@@ -27,7 +27,6 @@ from games.rules import VARIANTS, get_variant
 from games.rules.cards import IS_RED, RANK
 from games.solver import Budget, solve
 from games.solver.core import core_for
-from games.solver.tactics import KEYED_BY_COLOUR
 
 OUTSIDE = ("stock", "reserve", "discard")
 
@@ -38,7 +37,7 @@ def census(slug: str, seed: int, limit: int, moves: int = 0) -> dict[str, float]
     if core is None:
         raise SystemExit(f"the compiled core does not play {slug}")
     rules = core.rules
-    if slug in KEYED_BY_COLOUR:
+    if variant.solver.keyed_by_colour:
 
         def card(c: int) -> int:
             return RANK[c] * 2 + IS_RED[c]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .building import ALTERNATE_COLOURS, Build
 from .cards import CODE, RANK
-from .solving import SearchPass, SolverProfile
+from .solving import DEAL_TO_WASTE, SETTLE_REFILL, CorePlay, SearchPass, SolverProfile
 from .state import EMPTY, Event, Pile
 from .table import Gap, Row, Slot, Table, numbered, slots
 from .variant import Variant
@@ -78,6 +78,8 @@ class BlondesAndBrunettes(Variant):
         refills_emptied_piles=True,
         keyed_by_colour=True,
         folds_deals=True,
+        # An emptied tableau pile takes the stock's top card, else the waste's.
+        core=CorePlay(deal=DEAL_TO_WASTE, settle=SETTLE_REFILL),
     )
 
     def _lay_out(self, deck: list[int]) -> tuple[dict[str, Pile], int | None]:

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from .building import ALTERNATE_COLOURS, SAME_SUIT, Build
-from .solving import SAFE_ALTERNATE, SearchPass, SolverProfile
+from .solving import (
+    DEAL_TO_WASTE,
+    SAFE_ALTERNATE,
+    SETTLE_TURN_UP,
+    CorePlay,
+    SearchPass,
+    SolverProfile,
+)
 from .state import EMPTY, Pile
 from .table import Row, Slot, Table, numbered, slots
 from .variant import Variant
@@ -84,6 +91,7 @@ class GoldMine(Variant):
         foundations_interchangeable=True,
         safe_home=SAFE_ALTERNATE,
         folds_deals=True,
+        core=CorePlay(deal=DEAL_TO_WASTE, settle=SETTLE_TURN_UP),
     )
 
     def _lay_out(self, deck: list[int]) -> tuple[dict[str, Pile], int | None]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .building import ANY_SUIT, SAME_SUIT, Build
 from .cards import QUEEN, RANK, new_deck, parse_card
-from .solving import SearchPass, SolverProfile
+from .solving import DEAL_NONE, SETTLE_TURN_UP, CorePlay, SearchPass, SolverProfile
 from .state import Pile
 from .table import Clock, Row, Table, numbered, slots
 from .variant import Variant
@@ -64,6 +64,7 @@ class GrandfathersClock(Variant):
         passes=(SearchPass(dict(link=4, buried=3, empty=6), move_cost=50),),
         difficulty=(265, 310, 395),
         daily_order=0,
+        core=CorePlay(deal=DEAL_NONE, settle=SETTLE_TURN_UP),
     )
 
     def _lay_out(self, deck: list[int]) -> tuple[dict[str, Pile], int | None]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .building import ANY_SUIT, SAME_SUIT, Build
 from .cards import ACE, RANK, SUIT, SUIT_CHARS
-from .solving import SearchPass, SolverProfile
+from .solving import DEAL_TO_PILES, SETTLE_RUNS, CorePlay, SearchPass, SolverProfile
 from .state import EMPTY, Event, Pile, State
 from .table import Gap, Row, Slot, Table, numbered, slots
 from .variant import Variant
@@ -62,6 +62,8 @@ class GroundsForDivorce(Variant):
         daily_first_positions=200_000,
         tableau_always_interchangeable=False,
         discard_out_of_key=True,
+        # A deal gives one card to each pile; a finished same-suit run leaves for the discard.
+        core=CorePlay(deal=DEAL_TO_PILES, settle=SETTLE_RUNS),
     )
 
     def _lay_out(self, deck: list[int]) -> tuple[dict[str, Pile], int | None]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .building import ANY_SUIT, SAME_SUIT, Build
-from .solving import SAFE_ANY_SUIT, SearchPass, SolverProfile
+from .solving import DEAL_NONE, SAFE_ANY_SUIT, SETTLE_TURN_UP, CorePlay, SearchPass, SolverProfile
 from .state import EMPTY, Pile
 from .table import Row, Table, numbered, slots
 from .variant import Variant
@@ -48,6 +48,7 @@ class SelectiveCastle(Variant):
         daily_order=1,
         foundations_interchangeable=True,
         safe_home=SAFE_ANY_SUIT,
+        core=CorePlay(deal=DEAL_NONE, settle=SETTLE_TURN_UP),
     )
 
     def _lay_out(self, deck: list[int]) -> tuple[dict[str, Pile], int | None]:

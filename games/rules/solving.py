@@ -15,6 +15,26 @@ from dataclasses import dataclass, field
 #: tableaux built in alternating colours, or in any suit, with foundations by suit.
 SAFE_AWAY, SAFE_ALTERNATE, SAFE_ANY_SUIT = "away", "alternate", "any-suit"
 
+#: The stock action as the compiled core plays it (``CorePlay.deal``): none, one card to the
+#: waste a deal, or one card to each tableau pile a deal.
+DEAL_NONE, DEAL_TO_WASTE, DEAL_TO_PILES = "none", "to-waste", "to-piles"
+#: The automatic effects after a move as the core plays them (``CorePlay.settle``): a pile's
+#: new top card turns face up; an emptied tableau pile takes the stock's top card, else the
+#: waste's; a finished same-suit run leaves the tableau for the discard.
+SETTLE_TURN_UP, SETTLE_REFILL, SETTLE_RUNS = "turn-up", "refill", "runs"
+
+
+@dataclass(frozen=True)
+class CorePlay:
+    """What the compiled core (games/solver/_core.c) needs told of a game beyond its generic
+    declarations: which of its stock actions and automatic effects the game module's own
+    hooks (its ``_deal_from_stock`` and ``_settle``, where it overrides them) implement.
+    Declared only once tests/solver/test_core_differential.py has checked the core against
+    the engine on it."""
+
+    deal: str
+    settle: str
+
 
 @dataclass(frozen=True)
 class SearchPass:
@@ -67,3 +87,5 @@ class SolverProfile:
     safe_home: str = SAFE_AWAY
     #: A deal only feeds the waste, so deals can be folded.
     folds_deals: bool = False
+    #: How the compiled core plays the game (None: it does not, and the Python search does).
+    core: CorePlay | None = None

@@ -19,6 +19,7 @@ from .cards import CODE, RANK, RANK_NAMES, card_name, new_deck, rank_char
 from .errors import IllegalMove
 from .shapes import FullState, PlayerView
 from .shuffle import DEAL_VERSION, shuffled
+from .solving import SolverProfile
 from .state import DEAL, Event, Move, Pile, State
 from .table import Table
 
@@ -49,6 +50,8 @@ class Variant:
     deal_version: ClassVar[int] = DEAL_VERSION
     #: How the pages and the admin set the piles out (see ``table``).
     table: ClassVar[Table]
+    #: What the solver knows of the game (``solving``): plain data the engine never reads.
+    solver: ClassVar[SolverProfile]
 
     def __init__(self) -> None:
         ids = self.pile_ids

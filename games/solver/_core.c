@@ -1046,16 +1046,60 @@ static int parse_build(const uint8_t *b, BuildRule *out) {
     return out->suits <= S_SAME ? 0 : -1;
 }
 
+/* Rules' configuration, by name (games/solver/core.py ``CoreRules`` declares the same names,
+ * each field read from the game's own declarations): every one keyword-only and required, so
+ * a misnamed, missing or extra field, or a positional one, fails loudly instead of
+ * configuring the core with fields out of line. */
+static char *RULES_FIELDS[] = {"kinds", "routes", "builds", "complete", "foundation_start",
+                               "deal_count", "deal_mode", "settle_mode",
+                               "tableau_always_interchangeable", "foundations_interchangeable",
+                               "refills_emptied_piles", "sets_base_rank", "keyed_by_colour",
+                               "discard_out_of_key", "safe_home", "folds_deals", NULL};
+
 static int Rules_init(RulesObject *self, PyObject *args, PyObject *kwds) {
-    const uint8_t *kinds, *routes, *builds, *complete;
-    Py_ssize_t nk, nr, nb, nc;
-    int fstart, deal_count, deal_mode, settle_mode, sort_tab, sort_fnd, refills, sets_base;
-    int key_colour = 0, key_discard = 1, safe_rule = SAFE_AWAY, fold_deals = 0;
-    if (!PyArg_ParseTuple(args, "y#y#y#y#iiiiiiii|iiii", &kinds, &nk, &routes, &nr, &builds,
-                          &nb, &complete, &nc, &fstart, &deal_count, &deal_mode, &settle_mode,
-                          &sort_tab, &sort_fnd, &refills, &sets_base, &key_colour,
-                          &key_discard, &safe_rule, &fold_deals))
+    const uint8_t *kinds = NULL, *routes = NULL, *builds = NULL, *complete = NULL;
+    Py_ssize_t nk = 0, nr = 0, nb = 0, nc = 0;
+    int fstart = -1, deal_count = -1, deal_mode = -1, settle_mode = -1, safe_rule = -1;
+    PyObject *sort_tab = NULL, *sort_fnd = NULL, *refills_o = NULL, *sets_base_o = NULL,
+             *key_colour_o = NULL, *out_of_key_o = NULL, *fold_deals_o = NULL;
+    /* An unknown field named, rather than only counted past the 16 as the parser would. */
+    PyObject *key, *value;
+    Py_ssize_t at = 0;
+    while (kwds && PyDict_Next(kwds, &at, &key, &value)) {
+        const char *given = PyUnicode_AsUTF8(key);
+        if (!given) return -1;
+        char **name = RULES_FIELDS;
+        while (*name && strcmp(*name, given)) name++;
+        if (!*name) {
+            PyErr_Format(PyExc_TypeError, "Rules() got an unexpected keyword argument '%s'", given);
+            return -1;
+        }
+    }
+    /* "|$": CPython's parser allows keyword-only fields only as optional ones; each is then
+     * required below. Flags must be real bools (O!), so a number in a flag's place fails. */
+    if (!PyArg_ParseTupleAndKeywords(
+            args, kwds, "|$y#y#y#y#iiiiO!O!O!O!O!O!iO!", RULES_FIELDS, &kinds, &nk, &routes, &nr,
+            &builds, &nb, &complete, &nc, &fstart, &deal_count, &deal_mode, &settle_mode,
+            &PyBool_Type, &sort_tab, &PyBool_Type, &sort_fnd, &PyBool_Type, &refills_o,
+            &PyBool_Type, &sets_base_o, &PyBool_Type, &key_colour_o, &PyBool_Type, &out_of_key_o,
+            &safe_rule, &PyBool_Type, &fold_deals_o))
         return -1;
+    for (char **name = RULES_FIELDS; *name; name++) {
+        PyObject *given = kwds ? PyDict_GetItemString(kwds, *name) : NULL;
+        if (!given) {
+            PyErr_Format(PyExc_TypeError, "Rules() missing required keyword argument '%s'", *name);
+            return -1;
+        }
+    }
+    if (fstart < START_NONE || fstart > START_BASE || deal_mode < DEAL_NONE ||
+        deal_mode > DEAL_TO_PILES || settle_mode < SETTLE_TURN_UP || settle_mode > SETTLE_RUNS ||
+        safe_rule < SAFE_AWAY || safe_rule > SAFE_ANY_SUIT || deal_count < 0) {
+        PyErr_SetString(PyExc_ValueError, "Rules(): a mode out of range");
+        return -1;
+    }
+    int key_colour = key_colour_o == Py_True;
+    int key_discard = out_of_key_o != Py_True, fold_deals = fold_deals_o == Py_True;
+    int refills = refills_o == Py_True, sets_base = sets_base_o == Py_True;
     Rules *r = &self->r;
     memset(r, 0, sizeof *r);
     if (nk < 1 || nk > MAXP || nc != nk || nr != K_COUNT * K_COUNT || nb != 12) {
@@ -1082,8 +1126,8 @@ static int Rules_init(RulesObject *self, PyObject *args, PyObject *kwds) {
     r->deal_count = deal_count;
     r->deal_mode = deal_mode;
     r->settle_mode = settle_mode;
-    r->sort_tableau_always = sort_tab;
-    r->sort_foundations = sort_fnd;
+    r->sort_tableau_always = sort_tab == Py_True;
+    r->sort_foundations = sort_fnd == Py_True;
     r->refills = refills;
     r->sets_base = sets_base;
     r->key_colour = key_colour;
@@ -1389,6 +1433,20 @@ PyMODINIT_FUNC PyInit__core(void) {
     Py_INCREF(&RulesType);
     if (PyModule_AddObject(m, "Rules", (PyObject *)&RulesType) < 0) {
         Py_DECREF(&RulesType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_ssize_t count = 0;
+    while (RULES_FIELDS[count]) count++;
+    PyObject *fields = PyTuple_New(count);
+    for (Py_ssize_t i = 0; fields && i < count; i++) {
+        PyObject *text = PyUnicode_FromString(RULES_FIELDS[i]);
+        if (!text) Py_CLEAR(fields);
+        else PyTuple_SET_ITEM(fields, i, text);
+    }
+    /* The names Rules() takes, in order: core.py checks its declaration against them. */
+    if (!fields || PyModule_AddObject(m, "RULES_FIELDS", fields) < 0) {
+        Py_XDECREF(fields);
         Py_DECREF(m);
         return NULL;
     }

@@ -6,8 +6,13 @@ successors and their automatic effects) and of the search's tactics (canonical k
 moves, evaluation, narrow pass), told each game's building rules, piles and routes here from
 the engine's own declarations. ``tests/solver/test_core_differential.py`` compares it with
 the engine position by position and with the Python search (``search._Search``, kept as the
-reference) deal by deal. ``search.solve`` uses it for the games in ``SUPPORTED``; every line it
-finds is replayed through the engine's ``play`` before it is returned.
+reference) deal by deal. ``search.solve`` uses it for the games that declare how it plays them
+(their module's ``solver.core``, a ``games.rules.solving.CorePlay``); every line it finds is
+replayed through the engine's ``play`` before it is returned.
+
+The core is configured by name: ``CoreRules`` holds the fields ``_core.Rules`` takes, each a
+required keyword (the C's ``RULES_FIELDS``), read from the game's declarations alone
+(``core_rules``); a field misnamed, missing or extra fails at once.
 
 A packed position is bytes: the base rank (0: none), then per pile, in the variant's pile
 order, its card count, its face-down count and its cards bottom to top.
@@ -16,23 +21,14 @@ order, its card count, its face-down count and its cards bottom to top.
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from games.rules import DEAL, Move, State, Variant
+from games.rules import DEAL, Move, State, Variant, solving
 from games.rules.building import ALTERNATE_COLOURS, ANY_SUIT, SAME_SUIT, Build
 
-from .tactics import (
-    DISCARD_OUT_OF_KEY,
-    FOLDS_DEALS,
-    FOUNDATIONS_INTERCHANGEABLE,
-    KEYED_BY_COLOUR,
-    REFILLS_EMPTIED_PILES,
-    SAFE_AWAY,
-    SAFE_HOME,
-    TABLEAU_ALWAYS_INTERCHANGEABLE,
-    Pass,
-)
+from .tactics import SAFE_CODES, Pass
 
 try:
     from . import _core
@@ -49,32 +45,77 @@ MISSING = (
     f"search at a thirtieth of its speed: {FIX}."
 )
 
-#: The games the core plays: each passed the differential test against the engine.
-SUPPORTED = frozenset(
-    {
-        "gold-mine",
-        "selective-castle",
-        "grandfathers-clock",
-        "blondes-and-brunettes",
-        "grounds-for-divorce",
-    }
-)
-
 _KINDS = ("stock", "waste", "reserve", "discard", "foundation", "tableau")
 _SUITS = {ANY_SUIT: 0, ALTERNATE_COLOURS: 1, SAME_SUIT: 2}
 _START = {None: 0, "ace": 1, "base_rank": 2}
-DEAL_NONE, DEAL_TO_WASTE, DEAL_TO_PILES = 0, 1, 2
-SETTLE_TURN_UP, SETTLE_REFILL, SETTLE_RUNS = 0, 1, 2
-#: What each game's module overrides of ``Variant``'s stock action and automatic effects.
-HOOKS: dict[str, tuple[int, int]] = {
-    "gold-mine": (DEAL_TO_WASTE, SETTLE_TURN_UP),
-    "selective-castle": (DEAL_NONE, SETTLE_TURN_UP),
-    "grandfathers-clock": (DEAL_NONE, SETTLE_TURN_UP),
-    # An emptied tableau pile takes the stock's top card, else the waste's.
-    "blondes-and-brunettes": (DEAL_TO_WASTE, SETTLE_REFILL),
-    # A deal gives one card to each pile; a finished same-suit run leaves for the discard.
-    "grounds-for-divorce": (DEAL_TO_PILES, SETTLE_RUNS),
-}
+#: The core's numbers for each stock action and automatic effect a game declares
+#: (``CorePlay``; the C's DEAL_* and SETTLE_*).
+_DEALS = {solving.DEAL_NONE: 0, solving.DEAL_TO_WASTE: 1, solving.DEAL_TO_PILES: 2}
+_SETTLES = {solving.SETTLE_TURN_UP: 0, solving.SETTLE_REFILL: 1, solving.SETTLE_RUNS: 2}
+
+
+@dataclass(frozen=True)
+class CoreRules:
+    """One game as ``_core.Rules`` is told it, each field a keyword of the same name."""
+
+    #: Each pile's kind (its index in ``_KINDS``), in the variant's pile order.
+    kinds: bytes
+    #: ``_KINDS`` squared: 1 where a card may move from the first kind to the second.
+    routes: bytes
+    #: The tableau's, the group's and the foundation's building rules, 4 bytes each.
+    builds: bytes
+    #: Per pile, the rank at which a foundation is complete (0: at 13 cards).
+    complete: bytes
+    foundation_start: int
+    deal_count: int
+    deal_mode: int
+    settle_mode: int
+    tableau_always_interchangeable: bool
+    foundations_interchangeable: bool
+    refills_emptied_piles: bool
+    sets_base_rank: bool
+    keyed_by_colour: bool
+    discard_out_of_key: bool
+    safe_home: int
+    folds_deals: bool
+
+    def keywords(self) -> dict[str, Any]:
+        return {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
+
+
+def core_rules(variant: Variant) -> CoreRules:
+    """What the core is told of ``variant``, from its declarations: its piles, routes and
+    building rules, and its module's ``solver`` profile (its ``core``: how the core plays its
+    stock action and automatic effects). ValueError for a game the core does not play."""
+    profile = variant.solver
+    if profile.core is None:
+        raise ValueError(f"the compiled core does not play {variant.name}")
+    routes = bytearray(len(_KINDS) ** 2)
+    for source, target in variant.routes:
+        routes[_KINDS.index(source) * len(_KINDS) + _KINDS.index(target)] = 1
+    return CoreRules(
+        kinds=bytes(_KINDS.index(kind) for kind in variant.kinds),
+        routes=bytes(routes),
+        builds=_build(variant.tableau) + _build(variant.group) + _build(variant.foundation),
+        complete=bytes(variant.complete_rank(i) or 0 for i in range(len(variant.pile_ids))),
+        foundation_start=_START[variant.foundation_start],
+        deal_count=variant.deal_count,
+        deal_mode=_DEALS[profile.core.deal],
+        settle_mode=_SETTLES[profile.core.settle],
+        tableau_always_interchangeable=profile.tableau_always_interchangeable,
+        foundations_interchangeable=profile.foundations_interchangeable,
+        refills_emptied_piles=profile.refills_emptied_piles,
+        sets_base_rank=variant.foundation_start == "base_rank",
+        keyed_by_colour=profile.keyed_by_colour,
+        discard_out_of_key=profile.discard_out_of_key,
+        safe_home=SAFE_CODES[profile.safe_home],
+        folds_deals=profile.folds_deals,
+    )
+
+
+def plays(variant: Variant) -> bool:
+    """Whether the core plays ``variant`` (built or not): its module declares how."""
+    return variant.solver.core is not None
 
 
 def _build(build: Build | None) -> bytes:
@@ -90,32 +131,7 @@ class Core:
         if _core is None:
             raise RuntimeError(MISSING)
         self.variant = variant
-        slug = variant.slug
-        kinds = bytes(_KINDS.index(kind) for kind in variant.kinds)
-        routes = bytearray(len(_KINDS) ** 2)
-        for source, target in variant.routes:
-            routes[_KINDS.index(source) * len(_KINDS) + _KINDS.index(target)] = 1
-        builds = _build(variant.tableau) + _build(variant.group) + _build(variant.foundation)
-        complete = bytes(variant.complete_rank(i) or 0 for i in range(len(variant.pile_ids)))
-        deal_mode, settle_mode = HOOKS[slug]
-        self.rules = _core.Rules(
-            kinds,
-            bytes(routes),
-            builds,
-            complete,
-            _START[variant.foundation_start],
-            variant.deal_count,
-            deal_mode,
-            settle_mode,
-            int(slug in TABLEAU_ALWAYS_INTERCHANGEABLE),
-            int(slug in FOUNDATIONS_INTERCHANGEABLE),
-            int(slug in REFILLS_EMPTIED_PILES),
-            int(variant.foundation_start == "base_rank"),
-            int(slug in KEYED_BY_COLOUR),
-            int(slug not in DISCARD_OUT_OF_KEY),
-            SAFE_HOME.get(slug, SAFE_AWAY),
-            int(slug in FOLDS_DEALS),
-        )
+        self.rules = _core.Rules(**core_rules(variant).keywords())
         # The engine's Move for each (source, target, count) the core names, made the first
         # time it is met: making every one up front took Grandfather's Clock's Core 5,200 of
         # them (several ms, a search of a deal's worth).
@@ -221,6 +237,6 @@ def _weights(settings: Pass) -> tuple[Any, ...]:
 @cache
 def core_for(variant: Variant) -> Core | None:
     """The core for ``variant`` when it plays that game and is built, else None."""
-    if _core is None or variant.slug not in SUPPORTED:
+    if _core is None or not plays(variant):
         return None
     return Core(variant)

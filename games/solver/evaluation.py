@@ -2,8 +2,8 @@
 
 Cards home count most; then cards resting on a card they may sit on, long groups that move as
 one, empty piles; face-down cards, cards in the waste or reserve, and cards buried on top of a
-card a foundation wants now count against. The weights are per game (``tactics.SETTINGS``),
-found by trying them on deals (``tactics.SETTINGS`` says which).
+card a foundation wants now count against. The weights are per game (each game's
+``solver.passes``), found by trying them on deals (each game's module says which).
 The score orders moves only: it never decides that a position is lost.
 """
 

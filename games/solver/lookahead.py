@@ -54,7 +54,7 @@ from games.rules import rule_of_thumb as heuristic
 from games.rules.cards import CODE, new_deck, parse_card
 
 from .search import LOST, WON, Answer, Budget, solve
-from .tactics import HINT_SETTINGS
+from .tactics import hint_passes_for
 
 SOLVER, HEURISTIC = "solver", "heuristic"
 WIN, BEST = "win", "best"
@@ -141,7 +141,7 @@ def hint_from_view(
             variant,
             state,
             Budget(positions=positions, seconds=seconds),
-            passes=HINT_SETTINGS[variant.slug],
+            passes=hint_passes_for(variant),
             best=True,
         )
         if answer.outcome == LOST:
@@ -167,7 +167,7 @@ def hint_from_view(
         if left <= 0:
             break
         budget = Budget(positions=max(1, positions // len(deals)), seconds=min(share, left))
-        answer = solve(variant, deal, budget, passes=HINT_SETTINGS[variant.slug], best=True)
+        answer = solve(variant, deal, budget, passes=hint_passes_for(variant), best=True)
         lost += answer.outcome == LOST
         if answer.outcome == WON and answer.moves:
             firsts.append(answer.moves[0])
@@ -274,7 +274,7 @@ def _lost_from_view(variant: Variant, deal: State, positions: int, deadline: flo
         variant,
         deal,
         Budget(positions=positions, seconds=left),
-        passes=HINT_SETTINGS[variant.slug],
+        passes=hint_passes_for(variant),
         view_only=True,
     )
     return answer.outcome == LOST

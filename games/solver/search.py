@@ -2,7 +2,7 @@
 
 From a full position (every card known) the search makes a safe move alone where there is
 one (``tactics``), and never enters a position whose canonical key it has met before. Two
-orders, chosen per game (``tactics.SETTINGS``):
+orders, chosen per game (its passes: ``tactics.passes_for``):
 
 - ``dfs``: depth first, the children of a position tried best first by the evaluation. A
   position met before is on the current line (a loop, a move straight back) or was searched to
@@ -11,11 +11,11 @@ orders, chosen per game (``tactics.SETTINGS``):
   A position met before is queued or expanded already.
 
 Either way, when the search runs out of positions to try it has proven the deal lost; when the
-budget runs out first the answer is ``unknown``. The games ``core.SUPPORTED`` lists are searched
-by the compiled core (``core``), the same search 30-plus times faster; ``_Search`` here is the
-reference it is tested against (``solve(..., reference=True)``). A ``won`` line, from either,
-is replayed through the engine's ``play`` (``line_wins``) before it is returned: a line that
-does not replay to a win raises ``SolverBug``.
+budget runs out first the answer is ``unknown``. The games that declare how the compiled core
+plays them (their ``solver.core``) are searched by it (``core``), the same search 30-plus times
+faster; ``_Search`` here is the reference it is tested against (``solve(..., reference=True)``).
+A ``won`` line, from either, is replayed through the engine's ``play`` (``line_wins``) before it
+is returned: a line that does not replay to a win raises ``SolverBug``.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from games.rules import IllegalMove, Move, State, Variant, move_to_json
 
 from . import core as compiled
 from .evaluation import Evaluator
-from .tactics import SETTINGS, Pass, Tactics
+from .tactics import Pass, Tactics, passes_for
 
 logger = logging.getLogger("patience.solver")
 
@@ -94,17 +94,17 @@ def solve(
     view_only: bool = False,
 ) -> Answer:
     """Search ``state`` (a full position, hidden cards included) for a win: the game's passes
-    (``tactics.SETTINGS``) in turn, each on its share of ``budget``; by the compiled core where
+    (``tactics.passes_for``) in turn, each on its share of ``budget``; by the compiled core where
     it plays the game, by the Python search where it does not or ``reference`` asks for it.
     ``best``: an unknown answer carries the line to the most promising position searched.
     ``view_only``: a search that proves a loss from the face-up cards alone, whatever the
     face-down ones are (see ``_Search``); its complete passes only."""
     started = time.perf_counter()
-    passes = passes or SETTINGS[variant.slug]
+    passes = passes or passes_for(variant)
     if view_only:
         passes = tuple(settings for settings in passes if not settings.narrow)
     core = None if reference else compiled.core_for(variant)
-    if core is None and not reference and variant.slug in compiled.SUPPORTED:
+    if core is None and not reference and compiled.plays(variant):
         _say_core_missing()
     positions, outcome, moves = 0, UNKNOWN, None
     best_line: list[Move] = []
@@ -276,7 +276,7 @@ class _Search:
         return children
 
     def _dealt(self, node: int) -> bool:
-        """Whether node was reached by a deal (``tactics.FOLDS_DEALS``)."""
+        """Whether node was reached by a deal (the game's ``solver.folds_deals``)."""
         move = self.parents[node][1]
         return move is not None and move.type == "deal"
 

@@ -17,19 +17,19 @@ Each rule here is judged per game (``tests/solver/test_tactics.py`` checks them)
   the move that sets Selective Castle's base rank, and in Blondes and Brunettes never a move
   that empties a tableau pile while the stock or waste can refill it (the refill changes
   which card comes next). Gold Mine and Selective Castle have a stronger rule beside it
-  (``SAFE_HOME``): the cards that could rest on the card can follow it home at once.
+  (their ``solver.safe_home``): the cards that could rest on the card can follow it home at once.
   ``tests/solver/test_pruning.py`` proves the rules together against an exhaustive search with
   none of them, on late positions of every game, won and lost.
 - **Identical piles**: a move to or from a pile the key cannot tell from an earlier one of
   its sorted group makes a position the earlier pile's move made already; only that one is
   made (``Tactics.distinct``), so a search counts only positions it may keep.
-- **Passes** (``SETTINGS``): how each game is searched, in order, each pass on a share of the
+- **Passes** (``passes_for``): how each game is searched, in order, each pass on a share of the
   budget; the positions are ordered by ``evaluation.Evaluator`` with the game's weights.
 
 Which of these each game allows, its passes and weights, and its difficulty thresholds and
 place in the daily preparation are the game's own facts: they sit with it, in its module's
-``solver`` profile (``games.rules.solving.SolverProfile``), and the tables here are read from
-them.
+``solver`` profile (``games.rules.solving.SolverProfile``), read here through the variant
+(``variant.solver``): the solver keeps no table of games.
 - **Productive moves** (Grounds for Divorce's first pass only): its positions between two
   deals are far too many to search, so a first pass tries only moves that do something.
 """
@@ -37,11 +37,12 @@ them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from games.rules import VARIANTS, Move, State, Variant, solving
 from games.rules.cards import IS_RED, RANK, SUIT
-from games.rules.solving import SearchPass, SolverProfile
+from games.rules.solving import SearchPass
 from games.rules.state import Pile
 
 from .evaluation import Weights
@@ -67,65 +68,36 @@ def _pass(search: SearchPass) -> Pass:
     )
 
 
-#: Each game's solver facts sit with the game (its module's ``solver``, a
-#: ``games.rules.solving.SolverProfile``); these tables are read from them.
-PROFILES: dict[str, SolverProfile] = {slug: type(v).solver for slug, v in VARIANTS.items()}
-
 #: The order a day's challenges are prepared in: the games the solver proves quickly first
 #: (each game's ``solver.daily_order``), as games/daily/challenges.py prepares them.
-PREPARATION_ORDER = tuple(sorted(PROFILES, key=lambda slug: PROFILES[slug].daily_order))
-
-#: Per game, the passes tried in turn (the last is always complete); each game's module says
-#: how its weights were chosen.
-SETTINGS: dict[str, tuple[Pass, ...]] = {
-    slug: tuple(_pass(search) for search in profile.passes) for slug, profile in PROFILES.items()
-}
+PREPARATION_ORDER = tuple(
+    sorted(VARIANTS, key=lambda slug: type(VARIANTS[slug]).solver.daily_order)
+)
 
 
-#: Per game, the passes a look-ahead hint searches (``games.solver.lookahead``): the game's
-#: ``hint_passes`` where it has them, else its passes.
-HINT_SETTINGS: dict[str, tuple[Pass, ...]] = {
-    slug: tuple(_pass(search) for search in profile.hint_passes) or SETTINGS[slug]
-    for slug, profile in PROFILES.items()
-}
+@cache
+def passes_for(variant: Variant) -> tuple[Pass, ...]:
+    """The passes a deal of ``variant`` is searched with, in turn (the last is always
+    complete): its module's ``solver.passes``, whose comment says how they were chosen."""
+    return tuple(_pass(search) for search in variant.solver.passes)
 
 
-def _games(fact: str) -> frozenset[str]:
-    return frozenset(slug for slug, profile in PROFILES.items() if getattr(profile, fact))
+@cache
+def hint_passes_for(variant: Variant) -> tuple[Pass, ...]:
+    """The passes a look-ahead hint searches (``games.solver.lookahead``): the game's
+    ``solver.hint_passes`` where it has them, else its passes."""
+    return tuple(_pass(search) for search in variant.solver.hint_passes) or passes_for(variant)
 
 
-#: Games whose tableau piles are interchangeable while the stock still has cards.
-TABLEAU_ALWAYS_INTERCHANGEABLE = _games("tableau_always_interchangeable")
-#: Games whose empty foundations all take the same cards.
-FOUNDATIONS_INTERCHANGEABLE = _games("foundations_interchangeable")
-#: Games where emptying a tableau pile refills it from the stock or waste at once.
-REFILLS_EMPTIED_PILES = _games("refills_emptied_piles")
-#: Games whose rules tell cards apart by rank and colour only (no building rule, automatic
-#: effect or finished foundation looks at a suit): the key knows a card by those two alone, so
-#: two red Fives (two decks: four) are one card to it.
-KEYED_BY_COLOUR = _games("keyed_by_colour")
-#: Games whose discard is left out of the key: nothing leaves it, and what it holds is every
-#: card not elsewhere (Grounds for Divorce's finished runs, in whatever order they left).
-DISCARD_OUT_OF_KEY = _games("discard_out_of_key")
-#: The stronger safe-home rule each game allows (``Tactics.stronger_safe_home``), beside the rule
-#: every game has (nothing away could ever be put on the card), as the core numbers them.
+#: The stronger safe-home rules (``Tactics.stronger_safe_home``), beside the rule every game
+#: has (nothing away could ever be put on the card), as the core numbers them; each game's
+#: ``solver.safe_home`` names its own.
 SAFE_AWAY, SAFE_ALTERNATE, SAFE_ANY_SUIT = 0, 1, 2
-_SAFE_CODES = {
+SAFE_CODES = {
     solving.SAFE_AWAY: SAFE_AWAY,
     solving.SAFE_ALTERNATE: SAFE_ALTERNATE,
     solving.SAFE_ANY_SUIT: SAFE_ANY_SUIT,
 }
-SAFE_HOME = {
-    slug: _SAFE_CODES[profile.safe_home]
-    for slug, profile in PROFILES.items()
-    if profile.safe_home != solving.SAFE_AWAY
-}
-#: Games whose deals are folded: a deal only feeds the waste, and a move that neither comes
-#: from the waste nor empties a pile the stock refills (Blondes and Brunettes) neither depends
-#: on the stock or the waste nor changes them, so any line that makes such a move just after a
-#: deal wins as well with the two swapped. Just after a deal the search tries only the other
-#: moves (``after_a_deal``; the position's key tells the search whether it was just dealt).
-FOLDS_DEALS = _games("folds_deals")
 
 
 class Tactics:
@@ -133,29 +105,29 @@ class Tactics:
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
-        slug = variant.slug
+        profile = variant.solver
         kinds = variant.kinds
         self.tableau = tuple(i for i, kind in enumerate(kinds) if kind == "tableau")
         self.foundations = tuple(i for i, kind in enumerate(kinds) if kind == "foundation")
         grouped = set(self.tableau)
-        self.sort_foundations = slug in FOUNDATIONS_INTERCHANGEABLE
+        self.sort_foundations = profile.foundations_interchangeable
         if self.sort_foundations:
             grouped |= set(self.foundations)
         self.fixed = tuple(i for i in range(len(kinds)) if i not in grouped)
-        self.tableau_always_sorted = slug in TABLEAU_ALWAYS_INTERCHANGEABLE
-        self.refills = slug in REFILLS_EMPTIED_PILES
+        self.tableau_always_sorted = profile.tableau_always_interchangeable
+        self.refills = profile.refills_emptied_piles
         self.sets_base_rank = variant.foundation_start == "base_rank"
-        self.key_colour = slug in KEYED_BY_COLOUR
+        self.key_colour = profile.keyed_by_colour
         #: Each card as the key knows it: its rank and colour only (a black card as its Club,
         #: a red one as its Diamond) where the rules tell no more apart.
         self.keycard = tuple(
             (13 if IS_RED[card] else 0) + card % 13 if self.key_colour else card
             for card in range(52)
         )
-        if slug in DISCARD_OUT_OF_KEY:
+        if profile.discard_out_of_key:
             self.fixed = tuple(i for i in self.fixed if kinds[i] != "discard")
-        self.safe_rule = SAFE_HOME.get(slug, SAFE_AWAY)
-        self.folds_deals = slug in FOLDS_DEALS
+        self.safe_rule = SAFE_CODES[profile.safe_home]
+        self.folds_deals = profile.folds_deals
         self.home = frozenset(variant.home_idx)
         self.away = variant.away_idx
         self.stock = variant.stock_i
@@ -185,8 +157,8 @@ class Tactics:
     # -- deals folded ---------------------------------------------------------------------
 
     def after_a_deal(self, state: State, move: Move) -> bool:
-        """Whether ``move`` is tried just after a deal (``FOLDS_DEALS``): another deal, a move
-        from the waste, or one that empties a pile the stock refills."""
+        """Whether ``move`` is tried just after a deal (the game's ``solver.folds_deals``):
+        another deal, a move from the waste, or one that empties a pile the stock refills."""
         if move.type == "deal" or move.source == "waste":
             return True
         s = self.index[move.source]  # type: ignore[index]
@@ -270,8 +242,8 @@ class Tactics:
         return not any(card in guests for i in self.away for card in piles[i].cards)
 
     def stronger_safe_home(self, state: State, card: int) -> bool:
-        """The game's stronger rule (``SAFE_HOME``; False in a game that has none). It reads
-        the foundations alone, face up: the play page's automatic play uses it too
+        """The game's stronger rule (its ``solver.safe_home``; False in a game that has none).
+        It reads the foundations alone, face up: the play page's automatic play uses it too
         (``games.play.autoplay``). Either way, take any win from here that
         leaves ``card`` where it is: whenever it puts a card X on ``card``, X can go home
         instead, and whatever it puts on X can go home too, and nothing can go on that, so

@@ -20,13 +20,13 @@ from games.solver import LOST, UNKNOWN, WON, Budget, line_wins, solve
 from games.solver import core as compiled
 from games.solver.evaluation import Evaluator, Weights
 from games.solver.search import _Search
-from games.solver.tactics import SETTINGS, Pass, Tactics
+from games.solver.tactics import Pass, Tactics, passes_for
 from tests.rules.helpers import position
 from tests.solver.helpers import lost_castle, played
 
 pytestmark = pytest.mark.skipif(not compiled.AVAILABLE, reason=compiled.MISSING)
 
-SUPPORTED = sorted(compiled.SUPPORTED)
+SUPPORTED = sorted(slug for slug, variant in VARIANTS.items() if compiled.plays(variant))
 LINES = json.loads((Path(__file__).parents[1] / "rules" / "winning_lines.json").read_text())
 DEALS = 25
 MOVES_PER_DEAL = 250
@@ -71,7 +71,7 @@ def test_the_core_generates_the_engines_moves_and_successors_position_by_positio
     variant = get_variant(slug)
     core = compiled.Core(variant)
     tactics = Tactics(variant)
-    passes = SETTINGS[slug]
+    passes = passes_for(variant)
     evaluators = [Evaluator(variant, settings.weights) for settings in passes]
     narrow = any(settings.narrow for settings in passes)
     keys: dict[tuple[object, ...], bytes] = {}
@@ -153,7 +153,7 @@ def test_the_core_and_the_python_search_answer_alike_with_the_same_positions(slu
     starts = [variant.deal(seed) for seed in deals] + hand_built(slug)
     outcomes = set()
     for state in starts:
-        for settings in SETTINGS[slug]:
+        for settings in passes_for(variant):
             reference = _Search(variant, Budget(positions, 600), settings)
             outcome, line = reference.run(state)
             core_outcome, core_line, core_positions = core.search(state, settings, positions, 600)
@@ -170,7 +170,7 @@ def test_the_core_and_the_python_search_find_the_same_most_promising_line(slug):
     core = compiled.Core(variant)
     unknown = 0
     for state in [variant.deal(seed) for seed in range(3)] + hand_built(slug):
-        for settings in SETTINGS[slug]:
+        for settings in passes_for(variant):
             reference = _Search(variant, Budget(300, 600), settings, best=True)
             outcome, line = reference.run(state)
             got = core.search_best(state, settings, 300, 600)
@@ -191,7 +191,7 @@ def test_the_core_and_the_python_search_agree_searching_from_the_face_up_cards_o
     starts = [variant.deal(seed) for seed in range(3)] + hand_built(slug)
     starts += [stuck(variant, seed) for seed in range(3)]
     for state in starts:
-        for settings in SETTINGS[slug]:
+        for settings in passes_for(variant):
             reference = _Search(variant, Budget(3_000, 600), settings, view_only=True)
             outcome, line = reference.run(state)
             got = core.search(state, settings, 3_000, 600, view_only=True)
@@ -236,7 +236,7 @@ def test_the_transposition_table_keeps_whole_keys():
     skip a position and change them)."""
     variant = get_variant("selective-castle")
     state = variant.deal(6)
-    settings = SETTINGS["selective-castle"][0]
+    settings = passes_for(variant)[0]
     reference = _Search(variant, Budget(60_000, 600), settings)
     outcome, line = reference.run(state)
     assert outcome == WON and len(reference.seen) > 10_000

@@ -228,14 +228,14 @@ def test_a_selective_castle_card_goes_home_at_once_when_every_suit_is_two_below_
 def test_each_games_solver_facts_sit_with_the_game():
     from games.rules.solving import SolverProfile
     from games.solver import tactics
-    from games.solver.difficulty import THRESHOLDS
+    from games.solver.difficulty import thresholds
 
-    for slug, variant in VARIANTS.items():
+    for variant in VARIANTS.values():
         profile = type(variant).solver
         assert isinstance(profile, SolverProfile)
-        assert len(tactics.SETTINGS[slug]) == len(profile.passes)
-        assert THRESHOLDS[slug] == profile.difficulty
-        assert (slug in tactics.FOLDS_DEALS) == profile.folds_deals
+        assert len(tactics.passes_for(variant)) == len(profile.passes)
+        assert thresholds(variant) == profile.difficulty
+        assert Tactics(variant).folds_deals == profile.folds_deals
     assert tactics.PREPARATION_ORDER == (
         "grandfathers-clock",
         "selective-castle",
@@ -292,11 +292,11 @@ def test_a_search_counts_fewer_positions_and_meets_the_same_ones_for_the_identic
     """Gold Mine's deal 1: the same win, the same positions met, in fewer positions than a search
     trying every empty pile (the children it leaves out repeat a position it has met)."""
     from games.solver.search import Budget, _Search
-    from games.solver.tactics import SETTINGS
+    from games.solver.tactics import passes_for
 
     variant = get_variant("gold-mine")
     state = variant.deal(1)
-    settings = SETTINGS["gold-mine"][0]
+    settings = passes_for(variant)[0]
     pruned = _Search(variant, Budget(100_000, 600), settings)
     won, line = pruned.run(state)
     every = _Search(variant, Budget(100_000, 600), settings)
@@ -310,11 +310,29 @@ def test_a_look_ahead_hint_searches_the_games_hint_passes_where_it_has_them():
     """Gold Mine proves deals with five passes, but a hint's small budget split five ways
     leaves the last ones too few positions: its hint searches three. Every other game's hint
     searches the game's own passes."""
-    from games.solver.tactics import HINT_SETTINGS, SETTINGS
+    from games.solver.tactics import hint_passes_for, passes_for
 
-    for slug in VARIANTS:
+    for slug, variant in VARIANTS.items():
+        hint, passes = hint_passes_for(variant), passes_for(variant)
         if slug == "gold-mine":
-            assert len(HINT_SETTINGS[slug]) == 3 < len(SETTINGS[slug]) == 5
-            assert HINT_SETTINGS[slug][:2] == SETTINGS[slug][:2]
+            assert len(hint) == 3 < len(passes) == 5
+            assert hint[:2] == passes[:2]
         else:
-            assert HINT_SETTINGS[slug] == SETTINGS[slug]
+            assert hint == passes
+
+
+def test_the_solver_keeps_no_table_of_games():
+    """What the solver knows of a game sits with the game (its module's ``solver``): no module
+    of the solver names a game by its slug (issue 49)."""
+    from pathlib import Path
+
+    import games.solver
+
+    sources = sorted(Path(games.solver.__file__).parent.glob("*.[pc]*"))
+    assert any(path.name == "_core.c" for path in sources)
+    for path in sources:
+        if path.suffix not in {".py", ".c"}:
+            continue
+        text = path.read_text()
+        named = [slug for slug in VARIANTS if f'"{slug}"' in text or f"'{slug}'" in text]
+        assert not named, f"{path.name} names {named}"
