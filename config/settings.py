@@ -207,6 +207,7 @@ TEMPLATES = [
                 "frontend.context_processors.cards",
                 "frontend.context_processors.guest",
                 "frontend.context_processors.player_settings",
+                "frontend.context_processors.dailies_today",
             ],
         },
     },

@@ -10,6 +10,7 @@ from django.utils.functional import SimpleLazyObject
 
 from accounts.guests import is_guest
 from accounts.selectors import settings_of
+from games.daily import month
 from games.rules.cards import card_words
 
 
@@ -46,3 +47,18 @@ def player_settings(request: HttpRequest) -> dict[str, Any]:
         return settings_of(user)
 
     return {"player_settings": lookup}
+
+
+def dailies_today(request: HttpRequest) -> dict[str, Any]:
+    """``dailies_today``: how many of today's dailies a signed-in account has finished
+    (``games.daily.month.dailies_today``), for the header's "2 of 5 dailies today"; None for a
+    guest or a visitor. Read only by a page that asks, and once."""
+
+    @cache
+    def lookup() -> dict[str, Any] | None:
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated or is_guest(user):
+            return None
+        return dict(month.dailies_today(user))
+
+    return {"dailies_today": lookup}

@@ -36,7 +36,12 @@ ICONS = (
 # The static assets a page may need offline: the styles, every script module (the pages
 # import one another's), the icons.
 _ASSET_PREFIXES = ("frontend/js/", "frontend/icons/")
-_ASSET_FILES = ("frontend/site.css", "frontend/pages.css", "frontend/favicon.svg")
+_ASSET_FILES = (
+    "frontend/site.css",
+    "frontend/pages.css",
+    "frontend/progress.css",
+    "frontend/favicon.svg",
+)
 
 
 def manifest() -> dict:

@@ -5,6 +5,8 @@ import { api, pageAccount } from "./api.js";
 import { headerSignedOut } from "./ui.js";
 // The player's settings on every page: an account that has saved none takes this browser's.
 import "./settings.js";
+// "2 of 5 dailies today" in the header, kept true as the player's dailies end.
+import "./dailies_today.js";
 
 const menu = document.querySelector(".site-nav details");
 document.addEventListener("click", (event) => { if (menu && !menu.contains(event.target)) menu.open = false; });
