@@ -18,7 +18,7 @@ from tests.frontend.browser_helpers import (
     sign_in,
     watch_errors,
 )
-from tests.frontend.conftest import screenshot
+from tests.frontend.conftest import ARTIFACTS, screenshot
 from tests.games.helpers import SLUGS, daily_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -155,3 +155,42 @@ def test_the_header_counts_todays_dailies_and_follows_an_attempt_that_ends(
             expect(header).to_contain_text("1 of 5")
             expect(header).to_have_attribute("data-played", "1")
         assert errors == []
+
+
+def test_the_profiles_draw_progress_as_charts_with_tables_and_the_months_badge(
+    site: str, player: Any
+) -> None:
+    for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page = player(viewport)
+        for path in ("/profile/", "/players/ada/"):
+            page.goto(site + path)
+            panel = page.locator('#progress-games .progress-game[data-variant="gold-mine"]')
+            expect(panel).to_be_visible()
+            for chart in ("win-rate", "moves", "time", "losses"):
+                figure = panel.locator(f'figure[data-chart="{chart}"]')
+                expect(figure).to_be_visible()
+                # Each picture is named by a sentence and has its table for a screen reader.
+                label = figure.locator("svg[role=img]").get_attribute("aria-labelledby")
+                assert page.locator(f"#{label}").text_content()
+                assert figure.locator("details table tbody tr").count() >= 1
+            week_bars = panel.locator('figure[data-chart="win-rate"] rect.bar')
+            assert week_bars.count() >= 4
+            days = page.locator('#daily-days figure[data-chart="days"]')
+            expect(
+                days.locator("rect.day-cell.won-all, rect.day-cell.won-some").first
+            ).to_be_attached()
+            expect(page.locator('#badges-list li[data-badge="silver"]')).to_have_count(1)
+            # Opened, a chart's table reads its figures.
+            panel.locator('figure[data-chart="moves"] details summary').click()
+            expect(panel.locator('figure[data-chart="moves"] details table')).to_contain_text(
+                "Median"
+            )
+            assert scroll_width(page) <= viewport["width"]
+            which = "own" if path == "/profile/" else "public"
+            screenshot(page, f"progress-{name}-{which}")
+            # The charts up close, to look at (the whole page is long).
+            panel.screenshot(path=str(ARTIFACTS / f"progress-{name}-{which}-gold-mine.png"))
+            page.locator("#daily-days-section").screenshot(
+                path=str(ARTIFACTS / f"progress-{name}-{which}-days.png")
+            )
+        assert page.errors == []

@@ -2,7 +2,8 @@
 // challenge results per game, streaks, and the recent results, each linking to its day's board.
 
 import { api } from "./api.js";
-import { RESULT_COLUMNS, attemptResult, duration, durationWords, el, errorText, say, statsTable, streaksTable } from "./ui.js";
+import { renderProgress } from "./progress.js";
+import { RESULT_COLUMNS, attemptResult, duration, durationWords, el, errorText, say, serverNow, statsTable, streaksTable } from "./ui.js";
 
 const root = document.getElementById("player");
 const message = document.getElementById("player-message");
@@ -29,12 +30,20 @@ function recentRow(result, totalCards) {
 
 async function start() {
   const path = `/api/players/${encodeURIComponent(root.dataset.username)}/`;
-  const [profile, variants] = await Promise.all([api("GET", path), api("GET", "/api/variants/")]);
+  const [profile, variants, progress] = await Promise.all([api("GET", path), api("GET", "/api/variants/"), api("GET", `${path}progress/`)]);
   const totalCards = Object.fromEntries(variants.map((v) => [v.slug, 52 * v.decks]));
   document.getElementById("player-daily").replaceChildren(statsTable(profile.daily, RESULT_COLUMNS, "player-daily-table"));
   document.getElementById("player-streaks").replaceChildren(streaksTable(profile.daily_streaks, "player-streaks-table"));
   document.querySelector("#recent-results tbody").replaceChildren(...profile.recent.map((r) => recentRow(r, totalCards)));
   document.getElementById("recent-empty").hidden = profile.recent.length > 0;
+  const games = document.getElementById("progress-games");
+  renderProgress(progress, new Date(serverNow()).toISOString().slice(0, 10), {
+    games,
+    days: document.getElementById("daily-days"),
+    badges: document.getElementById("badges-list"),
+    empty: document.getElementById("progress-empty"),
+  });
+  games.removeAttribute("aria-busy");
   root.dataset.loaded = "true";
 }
 

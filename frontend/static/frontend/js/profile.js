@@ -2,7 +2,8 @@
 // finished games, all or by outcome (→ /replay/<id>/), both paginated by the API (20 a page).
 
 import { api } from "./api.js";
-import { RESULT_COLUMNS, ago, el, errorText, gameName, plural, say, statsTable, statusWord, streaksTable, when } from "./ui.js";
+import { renderProgress } from "./progress.js";
+import { RESULT_COLUMNS, ago, el, errorText, gameName, plural, say, serverNow, statsTable, statusWord, streaksTable, when } from "./ui.js";
 
 const message = document.getElementById("profile-message");
 const report = (error) => say(message, errorText(error), "error");
@@ -23,6 +24,22 @@ async function loadStreaks() {
   const streaks = day.streaks;
   if (!streaks) return;
   document.getElementById("daily-streaks").replaceChildren(streaksTable(streaks, "daily-streaks-table"));
+}
+
+async function loadProgress() {
+  const games = document.getElementById("progress-games");
+  try {
+    const progress = await api("GET", "/api/me/progress/");
+    const today = new Date(serverNow()).toISOString().slice(0, 10);
+    renderProgress(progress, today, {
+      games,
+      days: document.getElementById("daily-days"),
+      badges: document.getElementById("badges-list"),
+      empty: document.getElementById("progress-empty"),
+    });
+  } finally {
+    games.removeAttribute("aria-busy");
+  }
 }
 
 function gameRow(game) {
@@ -112,6 +129,6 @@ for (const button of document.querySelectorAll(".segmented [data-status]")) {
   });
 }
 
-for (const task of [loadStats, loadStreaks]) task().catch(report);
+for (const task of [loadStats, loadStreaks, loadProgress]) task().catch(report);
 loadPlaying(1);
 loadFinished(1);
