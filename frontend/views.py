@@ -18,7 +18,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 
 from accounts.selectors import reset_link_user
 from accounts.services import INVALID_RESET_LINK_MESSAGE
-from frontend import installable
+from frontend import installable, share_preview
 from frontend.games import GAMES
 from games.core import days
 from games.play import selectors as play_selectors
@@ -123,7 +123,10 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @ensure_csrf_cookie
 def daily_page(request: HttpRequest) -> HttpResponse:
-    return _page(request, "daily.html", date=days.today())
+    # A shared link names its day (?date=): its preview does too (Open Graph and Twitter meta).
+    today = days.today()
+    shown = share_preview.asked_day(request) or today
+    return _page(request, "daily.html", date=today, **share_preview.day_preview(request, shown))
 
 
 @ensure_csrf_cookie

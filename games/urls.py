@@ -37,6 +37,7 @@ urlpatterns = [
     path("me/dailies-today/", month_views.DailiesTodayView.as_view(), name="dailies-today"),
     path("daily/", daily_views.DailyView.as_view(), name="daily"),
     path("daily/month/", month_views.DailyMonthView.as_view(), name="daily-month"),
+    path("daily/<date:date>/share/", daily_views.DailyShareView.as_view(), name="daily-share"),
     path(
         "daily/<date:date>/<slug:variant>/attempt/",
         daily_views.DailyAttemptView.as_view(),

@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from accounts.guests import AccountRequired
 from games.answers import ERRORS, answer
 from games.core import days
-from games.daily import friends, leaderboards
+from games.daily import friends, leaderboards, share
 from games.daily import selectors as daily_selectors
 from games.daily import services as daily_services
 from games.daily.inputs import DAY_MESSAGE, DailyQuery
@@ -149,6 +149,19 @@ class DailyLeaderboardView(APIView):
             date, known_variant(variant), request.user, page=page
         )
         return Response(board)
+
+
+class DailyShareView(APIView):
+    permission_classes = [AccountRequired]  # a guest plays no ranked attempt
+
+    @extend_schema(
+        summary="Your day's results as a spoiler-free text to share (a line per game played)",
+        operation_id="daily_share",
+        responses={200: share.ShareCard, 403: ApiErrorBody, 404: ApiErrorBody},
+    )
+    def get(self, request: Request, date: dt.date) -> Response:
+        site = request.build_absolute_uri("/")
+        return Response(share.share_card(date, request.user, site))
 
 
 class FriendsLeaderboardView(APIView):

@@ -490,3 +490,31 @@ def test_signed_out_a_game_page_is_404_alike_whether_the_game_exists_or_not(
     assert pages[0] == pages[1] == pages[2]
     client.force_login(owner)
     assert client.get(f"/{kind}/{game.pk}/").status_code == 200
+
+
+def test_a_shared_days_link_previews_the_day_and_its_games(client: Client) -> None:
+    """The day's page, as a link preview reads it (signed out): Open Graph and Twitter meta
+    naming the day and the five games, and the project's picture, which exists."""
+    import html as html_module
+
+    page = client.get("/daily/?date=2026-12-02")
+    assert page.status_code == 200
+    text = page.content.decode()
+    meta = {
+        m[0]: html_module.unescape(m[1])
+        for m in re.findall(r'<meta (?:property|name)="([^"]+)" content="([^"]*)"', text)
+    }
+    assert meta["og:title"] == "Patience daily challenges · 2 December 2026"
+    assert meta["twitter:title"] == meta["og:title"]
+    assert meta["twitter:card"] == "summary_large_image"
+    for name in GAMES.values():
+        assert name in meta["og:description"]
+    assert "2 December 2026" in meta["og:description"]
+    assert meta["og:url"] == "http://testserver/daily/?date=2026-12-02"
+    assert meta["og:image"].startswith("http://testserver/") and meta["og:image"].endswith(".png")
+    from pathlib import Path
+
+    png = Path("frontend/static/frontend/share/daily.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    # No ?date=, or one that is not a day: today's preview.
+    assert "Patience daily challenges · " in client.get("/daily/?date=nope").content.decode()

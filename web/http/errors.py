@@ -68,7 +68,9 @@ class ApiError(exceptions.APIException):
 
 #: The HTTP status of each refusal of the services (``ServiceError.code``); any other is 400.
 STATUS_OF_REFUSAL = {
-    **dict.fromkeys(("not_found", "not_yet", "no_solution", "no_challenge"), 404),
+    **dict.fromkeys(
+        ("not_found", "not_yet", "no_solution", "no_challenge", "nothing_to_share"), 404
+    ),
     **dict.fromkeys(("staff_account", "own_account", "account_required"), 403),
     **dict.fromkeys(
         (
