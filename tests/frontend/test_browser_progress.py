@@ -110,10 +110,17 @@ def test_the_daily_page_shows_the_month_its_badge_and_the_streak_a_freeze_saved(
         expect(box).to_have_attribute("data-month", last.strftime("%Y-%m"))
         expect(page.locator("#month-badge")).to_have_attribute("data-badge", "silver")
         expect(page.locator("#month-calendar td.all-played")).to_have_count(20)
+        if missed.month == last.month:
+            frozen = page.locator(f'#month-calendar td[data-date="{missed.isoformat()}"]')
+            expect(frozen).to_have_class(re.compile("saved"))
+            expect(frozen.locator("[aria-label]")).to_have_attribute(
+                "aria-label", re.compile("a freeze saved your streak")
+            )
         first = page.locator(f'#month-calendar td[data-date="{last.isoformat()}"] a')
         expect(first).to_have_attribute("aria-label", re.compile("5 of 5 played"))
         assert scroll_width(page) <= viewport["width"]
         screenshot(page, f"daily-month-{name}")
+        box.screenshot(path=str(ARTIFACTS / f"daily-month-{name}-calendar.png"))
         # A closed day of the month: shown above, where its deals can be replayed for fun.
         first.click()
         expect(page.locator("#daily")).to_have_attribute("data-date", last.isoformat())

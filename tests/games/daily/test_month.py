@@ -148,3 +148,14 @@ def test_dailies_today_counts_the_finished_attempts_of_today_only(clock: DailyCl
     response = client_for(ada).get("/api/me/dailies-today/")
     assert response.json() == {"date": DAY.isoformat(), "played": 2, "of": 5}
     assert anonymous_client().get("/api/me/dailies-today/").status_code in (401, 403)
+
+
+def test_the_month_shows_no_deal_of_any_day_open_or_closed(clock: DailyClock) -> None:
+    ada = make_user("ada")
+    deal_days(DAY - dt.timedelta(days=1), 2)
+    daily_game(ada, DAY, SLUGS[0], status="playing")
+    daily_game(ada, DAY - dt.timedelta(days=1), SLUGS[0], status="won")
+    text = client_for(ada).get("/api/daily/month/").content.decode()
+    for word in ("seed", "deal", "stock", "solution", "game_id", "moves"):
+        assert f'"{word}' not in text
+    assert '"state":{' not in text  # a day's "state" is a word (closed, open), never a board

@@ -29,7 +29,12 @@ function gameMark(game) {
   return el("span", { class: `mark mark-${kind}`, dataset: { variant: game.variant, mark: kind }, "aria-hidden": "true" });
 }
 
-function dayWords(day) {
+function dayWords(day, frozen = false) {
+  const words = dayOnlyWords(day);
+  return frozen ? `${words}; a freeze saved your streak` : words;
+}
+
+function dayOnlyWords(day) {
   const date = new Date(`${day.date}T00:00:00Z`);
   const name = `${WEEKDAY_NAMES[weekday(day.date)]} ${date.getUTCDate()} ${date.toLocaleDateString("en-GB", { month: "long", timeZone: "UTC" })}`;
   if (day.state === "upcoming") return `${name}: to come`;
@@ -44,23 +49,25 @@ function dayWords(day) {
   return `${prefix}: ${parts.join(", ")}${day.all_played ? ", all five played" : ""}`;
 }
 
-function dayCell(day, selected, onPick) {
-  const number = el("span", { class: "day-number" }, String(Number(day.date.slice(8))));
+function dayCell(day, selected, onPick, saved) {
+  const frozen = saved.has(day.date);
+  const number = el("span", { class: "day-number" }, String(Number(day.date.slice(8))), frozen ? el("span", { class: "freeze-mark", "aria-hidden": "true", title: "A freeze saved your streak" }, "❄") : null);
   const marks = day.games.length ? el("span", { class: "marks" }, ...day.games.map(gameMark)) : null;
   const classes = ["month-day", `day-${day.state}`];
   if (!day.challenges) classes.push("no-challenges");
   if (day.all_played) classes.push("all-played");
   if (day.date === selected) classes.push("selected");
+  if (frozen) classes.push("saved");
   const attrs = { class: classes.join(" "), dataset: { date: day.date, state: day.state } };
   if (day.state === "upcoming" || !day.challenges) {
-    return el("td", attrs, el("span", { class: "day-inner", "aria-label": dayWords(day), role: "img" }, number, marks));
+    return el("td", attrs, el("span", { class: "day-inner", "aria-label": dayWords(day, frozen), role: "img" }, number, marks));
   }
   const link = el(
     "a",
     {
       class: "day-inner",
       href: `/daily/?date=${day.date}`,
-      "aria-label": dayWords(day),
+      "aria-label": dayWords(day, frozen),
       "aria-current": day.date === selected ? "date" : null,
     },
     number,
@@ -77,9 +84,10 @@ function dayCell(day, selected, onPick) {
 /** The month as a table: `answer` from /api/daily/month/, `selected` the day shown. */
 export function monthTable(answer, selected, onPick) {
   const rows = [];
+  const saved = new Set(answer.streak?.saved ?? []);
   let row = Array.from({ length: weekday(answer.days[0].date) }, () => el("td", { class: "month-day blank" }));
   for (const day of answer.days) {
-    row.push(dayCell(day, selected, onPick));
+    row.push(dayCell(day, selected, onPick, saved));
     if (row.length === 7) {
       rows.push(el("tr", {}, ...row));
       row = [];
@@ -108,6 +116,7 @@ export function legend() {
     item("playing", "in play"),
     item("none", "not played"),
     el("li", {}, el("span", { class: "ring-sample", "aria-hidden": "true" }), " all five played"),
+    el("li", {}, el("span", { class: "freeze-mark", "aria-hidden": "true" }, "❄"), " a freeze saved the streak"),
   );
 }
 
