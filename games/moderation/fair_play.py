@@ -144,7 +144,7 @@ def _too_fast(gaps_ms: list[float]) -> bool:
 
 def _longest_burst(timeline: list[dict[str, Any]]) -> str | None:
     """The longest run of moves each under FAIR_PLAY_BURST_MS after the one before, when it
-    reaches FAIR_PLAY_BURST_MOVES, in words; else None. Finish (play.js FINISH_STEP_MS) waits
+    reaches FAIR_PLAY_BURST_MOVES, in words; else None. Finish (play/finish.js FINISH_STEP_MS) waits
     longer than that between its moves, so it never makes a burst
     (tests/games/moderation/test_fair_play pins it)."""
     limit_ms, needed = settings.FAIR_PLAY_BURST_MS, settings.FAIR_PLAY_BURST_MOVES

@@ -8,7 +8,7 @@ each consumer fetches the board at most a few times a second (see ``games.consum
 Sent with the channel layer's own ``group_send`` (``web.live.publish``). Two processes may
 publish two versions of one game in the wrong order (one moment apart): every update carries
 the whole game and its version, and clients keep the newest they have seen
-(``frontend/static/frontend/js/play.js``). The history in the database is the record; an
+(``frontend/static/frontend/js/play.js`` show). The history in the database is the record; an
 update lost with its process is caught up on reconnection (``?since=``).
 """
 

@@ -162,7 +162,7 @@ def test_a_win_too_fast_for_its_moves_is_flagged_without_any_burst(
     assert set(flags(game_id)) == {"implausible_time"}
 
 
-# Finish sends each card 220 ms after the answer to the one before (play.js FINISH_STEP_MS):
+# Finish sends each card 220 ms after the answer to the one before (play/finish.js FINISH_STEP_MS):
 # the server sees them at least that far apart.
 FINISH_PACE = 0.22
 FINISH_STEP_MS = re.compile(r"^const FINISH_STEP_MS = (\d+);", re.M)
@@ -228,7 +228,7 @@ def test_the_final_run_home_is_read_from_the_moves_themselves() -> None:
 def test_finish_is_paced_slower_than_a_burst() -> None:
     """The play page's Finish sends a card home every FINISH_STEP_MS at the quickest: that
     must stay above FAIR_PLAY_BURST_MS, or a long Finish would be flagged as a burst."""
-    source = (BASE_DIR / "frontend/static/frontend/js/play.js").read_text()
+    source = (BASE_DIR / "frontend/static/frontend/js/play/finish.js").read_text()
     [step_ms] = FINISH_STEP_MS.findall(source)
     assert int(step_ms) == FINISH_PACE * 1000
     assert int(step_ms) > django_settings.FAIR_PLAY_BURST_MS

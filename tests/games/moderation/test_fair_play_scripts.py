@@ -32,7 +32,7 @@ from tests.support.api import make_superuser, signed_in
 
 DAY = dt.date(2031, 5, 10)
 SLUG, SEED = "selective-castle", 52
-# play.js FINISH_STEP_MS: automatic play and Finish send a card home at most this often.
+# play/finish.js FINISH_STEP_MS: automatic play and Finish send a card home at most this often.
 FINISH_PACE = 0.22
 
 
