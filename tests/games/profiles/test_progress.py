@@ -136,3 +136,18 @@ def test_a_month_with_every_day_played_gives_gold_on_the_profile(clock: DailyClo
             daily_game(ada, day, slug, status="lost")
     badges = anonymous_client().get("/api/players/ada/progress/").json()["badges"]
     assert badges == [{"month": "2031-02", "badge": "gold", "full_days": 28}]
+
+
+@pytest.mark.django_db
+def test_a_game_counts_on_the_utc_day_it_finished_whatever_the_time_zone_it_was_written_in(
+    clock: DailyClock,
+) -> None:
+    ada = make_user("ada")
+    game = new_game(client_for(ada), SLUGS[1])
+    # 23:30 on Sunday 4 May in New York is 03:30 on Monday 5 May, UTC: the week of 5 May.
+    new_york = dt.timezone(dt.timedelta(hours=-4))
+    Game.objects.filter(pk=game["id"]).update(
+        status="won", finished_at=dt.datetime(2031, 5, 4, 23, 30, tzinfo=new_york), board_moves=9
+    )
+    weeks = of(client_for(ada).get("/api/me/progress/").json()["games"], SLUGS[1])["weeks"]
+    assert weeks == [{"week": "2031-05-05", "played": 1, "won": 1, "win_rate": 1.0}]
