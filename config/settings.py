@@ -379,6 +379,16 @@ GUEST_SHARE_PERCENT = env_number("GUEST_SHARE_PERCENT", 50)
 FOLLOWS_PER_MINUTE = env_number("FOLLOWS_PER_MINUTE", 30)
 FOLLOWS_PER_ADDRESS_PER_MINUTE = env_number("FOLLOWS_PER_ADDRESS_PER_MINUTE", 120)
 MAX_FOLLOWING = env_number("MAX_FOLLOWING", 500)
+# Analyses of finished games (games.analysis): each is made once, by the worker's
+# ``analyses`` job, a search per position of the game's line (at most ANALYSIS_POSITION_SECONDS
+# and ANALYSIS_POSITION_POSITIONS each, ANALYSIS_SECONDS in all). Asking is limited per player
+# and per address (an hour's), and a player has at most ANALYSES_QUEUED_PER_PLAYER waiting.
+ANALYSES_PER_HOUR = env_number("ANALYSES_PER_HOUR", 30)
+ANALYSES_PER_ADDRESS_PER_HOUR = env_number("ANALYSES_PER_ADDRESS_PER_HOUR", 60)
+ANALYSES_QUEUED_PER_PLAYER = env_number("ANALYSES_QUEUED_PER_PLAYER", 3)
+ANALYSIS_POSITION_SECONDS = env_number("ANALYSIS_POSITION_SECONDS", 5)
+ANALYSIS_POSITION_POSITIONS = env_number("ANALYSIS_POSITION_POSITIONS", 1_000_000)
+ANALYSIS_SECONDS = env_number("ANALYSIS_SECONDS", 60)
 
 
 def _rate(number: int, period: str, share_percent: int = 100) -> str | None:
@@ -425,6 +435,9 @@ REST_FRAMEWORK = {
         "winnable_address": _rate(WINNABLE_GAMES_PER_ADDRESS_PER_HOUR, "hour"),
         "follow": _rate(FOLLOWS_PER_MINUTE, "min"),
         "follow_address": _rate(FOLLOWS_PER_ADDRESS_PER_MINUTE, "min"),
+        "analysis": _rate(ANALYSES_PER_HOUR, "hour"),
+        "analysis_guest": _rate(ANALYSES_PER_HOUR, "hour", GUEST_SHARE_PERCENT),
+        "analysis_address": _rate(ANALYSES_PER_ADDRESS_PER_HOUR, "hour"),
     },
     # drf-spectacular's, documenting the session's 409 account_changed on every write.
     "DEFAULT_SCHEMA_CLASS": "accounts.schema.AutoSchema",

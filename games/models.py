@@ -354,3 +354,7 @@ class AuditLog(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> Any:
         raise ValueError("audit log entries are never deleted")
+
+
+# Defined with its feature (games/analysis/), registered with the app's models here.
+from games.analysis.models import Analysis  # noqa: E402, F401

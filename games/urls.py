@@ -1,6 +1,7 @@
 from django.urls import path, re_path
 
 from games import converters
+from games.analysis import views as analysis_views
 from games.daily import month_views
 from games.daily import views as daily_views
 from games.export import views as export_views
@@ -30,6 +31,11 @@ urlpatterns = [
     path("games/<game_id:game_id>/hint/", play_views.GameHintView.as_view(), name="game-hint"),
     path(
         "games/<game_id:game_id>/replay/", play_views.GameReplayView.as_view(), name="game-replay"
+    ),
+    path(
+        "games/<game_id:game_id>/analysis/",
+        analysis_views.GameAnalysisView.as_view(),
+        name="game-analysis",
     ),
     path("me/stats/", play_views.StatsView.as_view(), name="stats"),
     path("me/progress/", profile_views.MyProgressView.as_view(), name="progress"),

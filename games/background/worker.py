@@ -13,6 +13,8 @@ Jobs (``JOBS``):
 - ``tidy-games`` (``games.background.tidy.run``): delete games where no move was ever made,
   left so for ``UNTOUCHED_GAME_MINUTES``, and end casual games left at a dead end for
   ``DEAD_END_MINUTES``, lost; every minute.
+- ``analyses`` (``games.analysis.job.run``): make the analyses players asked for ("Where the
+  game was lost"), one at a time, each search in a solver child process.
 
 Each job has a runner thread. The runner tries the job's lock (``games.background.locks``:
 a PostgreSQL advisory lock, or a file lock on SQLite) every ``poll`` seconds; the instance
@@ -26,7 +28,8 @@ done again by another instance, or done twice in a partition, finishes once: a d
 is stored under a unique (date, game) and the second store reads the first's
 (``challenges.prepare``); an attempt is closed under its row lock, only while it is still in
 play (``daily.services.close_attempt``); a pool deal is stored under a unique (game, seed) and
-dealt by the request that takes it (``winnable_pool.take``).
+dealt by the request that takes it (``winnable_pool.take``); an analysis is claimed under its
+row lock and stored only while it is still running (``analysis.services``).
 
 Stopping (SIGTERM or SIGINT) sets every job's stop event and ends the solver's child processes
 at once (a search under way is dropped: nothing of it was stored), then waits for the runners.
@@ -81,6 +84,12 @@ def _tidy_games(stop: threading.Event) -> None:
     tidy.run(stop)
 
 
+def _analyses(stop: threading.Event) -> None:
+    from games.analysis import job
+
+    job.run(stop)
+
+
 def _guests(stop: threading.Event) -> None:
     from accounts import guests
 
@@ -92,6 +101,7 @@ JOBS: dict[str, Job] = {
     "winnable-pool": Job("winnable-pool", _winnable_pool),
     "guests": Job("guests", _guests),
     "tidy-games": Job("tidy-games", _tidy_games),
+    "analyses": Job("analyses", _analyses),
 }
 
 

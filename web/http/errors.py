@@ -69,7 +69,15 @@ class ApiError(exceptions.APIException):
 #: The HTTP status of each refusal of the services (``ServiceError.code``); any other is 400.
 STATUS_OF_REFUSAL = {
     **dict.fromkeys(
-        ("not_found", "not_yet", "no_solution", "no_challenge", "nothing_to_share"), 404
+        (
+            "not_found",
+            "not_yet",
+            "no_solution",
+            "no_challenge",
+            "nothing_to_share",
+            "no_analysis",
+        ),
+        404,
     ),
     **dict.fromkeys(("staff_account", "own_account", "account_required"), 403),
     **dict.fromkeys(
@@ -92,10 +100,11 @@ STATUS_OF_REFUSAL = {
             "not_a_guest",
             "too_many_unplayed_winnable",
             "too_many_follows",
+            "game_in_play",
         ),
         409,
     ),
-    **dict.fromkeys(("export_in_progress", "hint_in_progress"), 429),
+    **dict.fromkeys(("export_in_progress", "hint_in_progress", "analyses_queued"), 429),
     **dict.fromkeys(("daily_not_ready", "no_winnable_deal"), 503),
 }
 
