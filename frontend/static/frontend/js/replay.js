@@ -10,6 +10,7 @@
 
 import { api, canPlayAgain, playAgain } from "./api.js";
 import { fitFans, renderBoard } from "./board.js";
+import { startAnalysis } from "./analysis.js";
 import { animateRedraw } from "./motion.js";
 import { attachRoving, keepFocus } from "./roving.js";
 import { copyLinkButton, dealLink, el, errorText, gameName, plural, say, statusWord, when } from "./ui.js";
@@ -38,6 +39,12 @@ let last = 0;
 let current = 0;
 let timer = null;
 const states = new Map(); // step → Promise of the state
+// The game's history, or (analysis.js) the solver's line from the last winnable position.
+let stepUrl = (step) => (solutionUrl ? `${solutionUrl}?step=${step}` : `/api/games/${gameId}/replay/?step=${step}`);
+let readState = (answer) => answer.state;
+let lineMode = null; // the analysis's result while its line is shown
+let gameEntries = [];
+let losingStep = null; // the game's move that lost the deal (analysis.js)
 
 // -- the history in words ----------------------------------------------------------------
 
@@ -50,8 +57,7 @@ const describe = (entry) => entry.said ?? entry.move.type;
 
 function stateAt(step) {
   if (!states.has(step)) {
-    const url = solutionUrl ? `${solutionUrl}?step=${step}` : `/api/games/${gameId}/replay/?step=${step}`;
-    const request = api("GET", url).then((r) => r.state);
+    const request = api("GET", stepUrl(step)).then(readState);
     request.catch(() => states.delete(step));
     states.set(step, request);
   }
@@ -63,7 +69,7 @@ function boardGame(state, step) {
     ...game,
     state,
     move_number: step,
-    status: step === last ? game.status : "playing",
+    status: step === last ? (lineMode ? "won" : game.status) : "playing",
     legal_moves: [],
   };
 }
@@ -84,6 +90,7 @@ function updateControls() {
   for (const item of historyList.children) {
     const on = Number(item.dataset.step) === current;
     item.classList.toggle("current", on);
+    item.classList.toggle("losing", !lineMode && Number(item.dataset.step) === losingStep);
     item.querySelector("button")?.setAttribute("aria-current", on ? "step" : "false");
   }
 }
@@ -100,8 +107,9 @@ async function goTo(step) {
     const drawn = boardGame(state, target);
     animateRedraw(boardBox, () => keepFocus(boardBox, () => renderBoard(boardBox, drawn, variant, { reveal })), { state: drawn.state });
     markMove(target === 0 ? null : entries[target - 1]);
-    entryLine.textContent =
-      target === 0 ? "The deal" : `Move ${target}: ${describe(entries[target - 1])}`;
+    const losing = !lineMode && target !== 0 && target === losingStep;
+    boardBox.classList.toggle("losing-step", losing);
+    entryLine.textContent = entryWords(target) + (losing ? " — this move lost the deal" : "");
     say(message, "");
     // Fetch the next steps ahead, so stepping and playing stay smooth.
     for (const ahead of [target + 1, target + 2]) if (ahead <= last) stateAt(ahead).catch(() => {});
@@ -111,6 +119,51 @@ async function goTo(step) {
       say(message, errorText(error), "error");
     }
   }
+}
+
+function entryWords(step) {
+  if (lineMode) {
+    const from = lineMode.line_from.step;
+    const start = from === 0 ? "The deal" : `Your game after move ${from}, the last position that could be won`;
+    return step === 0 ? start : `Solver's move ${step}: ${describe(entries[step - 1])}`;
+  }
+  return step === 0 ? "The deal" : `Move ${step}: ${describe(entries[step - 1])}`;
+}
+
+/** analysis.js's hooks: the losing move marked; the solver's line or the game on the board. */
+const analysisPage = {
+  markLosing(step) {
+    losingStep = step ?? null;
+    fillHistory();
+    goTo(losingStep ?? current);
+  },
+  showLine(result) {
+    lineMode = result;
+    stepUrl = (step) => `/api/games/${gameId}/analysis/?step=${step}`;
+    readState = (answer) => answer.board;
+    showSteps(result.line.map((move, i) => ({ move, events: [], said: result.said[i] })), 0);
+  },
+  showGame(step) {
+    lineMode = null;
+    stepUrl = (s) => `/api/games/${gameId}/replay/?step=${s}`;
+    readState = (answer) => answer.state;
+    showSteps(gameEntries, step);
+  },
+};
+
+function showSteps(list, step) {
+  stop();
+  states.clear();
+  entries = list;
+  last = list.length;
+  scrubber.max = String(last);
+  scrubber.disabled = last === 0;
+  root.dataset.showing = lineMode ? "solver-line" : "game";
+  historyList.closest("details").querySelector("summary").textContent = lineMode
+    ? "Every move of the solver's line"
+    : "Every move";
+  fillHistory();
+  goTo(step);
 }
 
 /** On the board, the step's move: the card (or cards) that moved and its two piles. */
@@ -217,6 +270,7 @@ function fillHistory() {
           { type: "button", class: "link-button", onclick: () => step(index + 1) },
           describe(entry),
         ),
+        !lineMode && index + 1 === losingStep ? el("strong", { class: "losing-note" }, " — lost the deal") : null,
       ),
     ),
   );
@@ -270,7 +324,7 @@ async function start() {
     ]);
     game = loaded;
     variant = variants.find((v) => v.slug === game.variant);
-    entries = history;
+    entries = gameEntries = history;
     last = game.move_number;
     document.getElementById("replay-game").textContent = gameName(game.variant);
     document.title = `Replay: ${gameName(game.variant)} · Patience`;
@@ -283,6 +337,7 @@ async function start() {
     fillHistory();
     fitHeader();
     await goTo(0);
+    if (game.status !== "playing") startAnalysis(gameId, analysisPage);
   } catch (error) {
     say(message, errorText(error), "error");
     stepLine.textContent = "";
