@@ -505,6 +505,12 @@ DEAD_END_MINUTES = env_number("DEAD_END_MINUTES", 30)
 # resync; a leaderboard is pushed to a watcher at most once per PUSH_INTERVAL seconds.
 WEBSOCKET_MESSAGE_LIMIT = env_number("WEBSOCKET_MESSAGE_LIMIT", 20)
 WEBSOCKET_MESSAGE_PERIOD = env_number("WEBSOCKET_MESSAGE_PERIOD", 10.0)
+# Moves, undos, resignations and ends sent on a game's websocket are counted apart, at most
+# this many per WEBSOCKET_MESSAGE_PERIOD per connection (one more is answered 429 throttled,
+# the socket kept): a Finish sends each card home as a move of its own. With the connection
+# caps below, a player has at most WEBSOCKET_CONNECTIONS_PER_ACCOUNT times this, an address
+# WEBSOCKET_CONNECTIONS_PER_ADDRESS times this.
+WEBSOCKET_ACTION_LIMIT = env_number("WEBSOCKET_ACTION_LIMIT", 100)
 WEBSOCKET_CATCH_UP_LIMIT = 50
 # The largest websocket message a client may send, in bytes (a page sends only pings, 15
 # bytes): a larger one closes the socket with 4413 before it is decoded (games.consumers), and

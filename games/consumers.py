@@ -24,6 +24,7 @@ from accounts.live import SignIn, SignOut, account_group
 from accounts.selectors import still_signed_in
 from games.daily import friends, leaderboards
 from games.play import selectors as play_selectors
+from games.play import socket_actions
 from games.rules import VARIANTS
 from web.http.errors import REDIS_UNREACHABLE
 from web.live import connection_cap, layer_watch
@@ -215,9 +216,16 @@ class PatienceConsumer(AsyncJsonWebsocketConsumer):
 
 
 class GameConsumer(PatienceConsumer):
-    """``ws/games/<id>/[?since=N]``: every new version of the game, from any tab or device."""
+    """``ws/games/<id>/[?since=N]``: every new version of the game, from any tab or device;
+    its player's moves, undo, resign and end (``games.play.socket_actions``), each answered on
+    the socket."""
 
     async def connect(self) -> None:
+        # Actions are counted apart from other messages: a Finish sends every card home as a
+        # move of its own, more than the flood limit allows (and no ping needs as many).
+        self.actions = FloodGuard(
+            settings.WEBSOCKET_ACTION_LIMIT, settings.WEBSOCKET_MESSAGE_PERIOD
+        )
         user = self.scope["user"]
         if not user.is_authenticated:
             await self.refuse(NOT_SIGNED_IN)
@@ -243,6 +251,23 @@ class GameConsumer(PatienceConsumer):
 
     async def game_update(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "update", "game": event["game"]})
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if not socket_actions.is_action(content):
+            await super().receive_json(content, **kwargs)
+            return
+        if not self.actions.allows():
+            await self.send_json(socket_actions.too_many_actions(content))
+            return
+        user, game_id = self.scope["user"], self.scope["url_route"]["kwargs"]["game_id"]
+        # Not thread_sensitive: moves on the sockets of a process run side by side in the
+        # loop's thread pool (each thread with its own connection), not one after another in
+        # the single thread Channels' reads share. One socket's actions are still taken in
+        # the order sent: the consumer waits for each answer before reading the next message.
+        answered = await database_sync_to_async(
+            socket_actions.answer_action, thread_sensitive=False
+        )(user, game_id, content)
+        await self.send_json(answered)
 
 
 class Board:

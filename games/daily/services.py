@@ -15,7 +15,6 @@ from games.daily import challenges
 from games.errors import GameError
 from games.models import AuditLog, DailyChallenge, Game
 from games.moderation.services import audit
-from games.play.idempotency import IdempotencyKey, StoredAnswer
 from games.play.services import (
     Outcome,
     close_game,
@@ -23,7 +22,6 @@ from games.play.services import (
     past_its_day,
     start_game,
     variant_or_error,
-    write_once,
 )
 from games.rules import get_variant
 
@@ -61,10 +59,10 @@ def start_daily_attempt(
     user: AbstractBaseUser,
     date: dt.date,
     variant_slug: str,
-    key: IdempotencyKey | None = None,
-) -> Outcome | StoredAnswer:
+) -> Outcome:
     """The player's one ranked attempt at the day's challenge, on that UTC day only."""
-    return write_once(user, key, lambda: _start_daily_attempt(user, date, variant_slug))
+    with transaction.atomic():
+        return _start_daily_attempt(user, date, variant_slug)
 
 
 def _start_daily_attempt(user: AbstractBaseUser, date: dt.date, variant_slug: str) -> Outcome:
@@ -96,10 +94,10 @@ def start_daily_replay(
     user: AbstractBaseUser,
     date: dt.date,
     variant_slug: str,
-    key: IdempotencyKey | None = None,
-) -> Outcome | StoredAnswer:
+) -> Outcome:
     """A casual game on a daily deal, once its day has closed: for everyone alike."""
-    return write_once(user, key, lambda: _start_daily_replay(user, date, variant_slug))
+    with transaction.atomic():
+        return _start_daily_replay(user, date, variant_slug)
 
 
 #: Why a day's deal is not dealt again while the day is open (the daily page says it too).

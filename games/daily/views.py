@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.guests import AccountRequired
-from games.answers import ERRORS, answer
+from games.answers import ERRORS, answer, answer_once
 from games.core import days
 from games.daily import friends, leaderboards, share
 from games.daily import selectors as daily_selectors
@@ -88,10 +88,16 @@ class DailyAttemptView(GameStartView):
         responses={201: Game, **ERRORS, 429: ApiErrorBody},
     )
     def post(self, request: Request, date: dt.date, variant: str) -> Response:
-        key = idempotency_key(request)
+        key = idempotency_key(request, reads_body=False)
+        variant_slug = known_variant(variant)
         return answer(
-            daily_services.start_daily_attempt(
-                user=request.user, date=date, variant_slug=known_variant(variant), key=key
+            answer_once(
+                request.user,
+                key,
+                lambda: daily_services.start_daily_attempt(
+                    user=request.user, date=date, variant_slug=variant_slug
+                ),
+                status=201,
             )
         )
 
@@ -104,10 +110,16 @@ class DailyReplayView(GameStartView):
         responses={201: Game, **ERRORS, 429: ApiErrorBody},
     )
     def post(self, request: Request, date: dt.date, variant: str) -> Response:
-        key = idempotency_key(request)
+        key = idempotency_key(request, reads_body=False)
+        variant_slug = known_variant(variant)
         return answer(
-            daily_services.start_daily_replay(
-                user=request.user, date=date, variant_slug=known_variant(variant), key=key
+            answer_once(
+                request.user,
+                key,
+                lambda: daily_services.start_daily_replay(
+                    user=request.user, date=date, variant_slug=variant_slug
+                ),
+                status=201,
             )
         )
 

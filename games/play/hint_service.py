@@ -22,8 +22,7 @@ from games.core.history import (
 from games.errors import GameError
 from games.models import Game
 from games.play import hint_pool, responses
-from games.play.idempotency import IdempotencyKey, StoredAnswer
-from games.play.services import Outcome, lock_playing_game, write_once
+from games.play.services import Outcome, act_on_game
 from games.rules import Move, State, Variant, get_variant
 from games.rules.rule_of_thumb import describe
 from games.solver.lookahead import HEURISTIC, LookaheadHint, lookahead_hint, seen_views
@@ -38,7 +37,6 @@ class GivenHint:
     message: str
     source: str = HEURISTIC
     lost: bool = False
-    status = 200
 
     def body(self) -> responses.Hint:
         return self.to_json()
@@ -137,14 +135,12 @@ def work_out_hint(
     thread). Nothing is counted; ``request_hint`` does that. Raises the refusals
     ``request_hint`` gives."""
 
-    def read() -> tuple[Game, Variant, State, set[State]] | GameError:
-        game = _hintable_game(user, game_id, expected_move_number)
-        if isinstance(game, GameError):
-            return game
+    def read(game: Game) -> tuple[Game, Variant, State, set[State]]:
+        refuse_ranked(game)
         variant = get_variant(game.deal.variant)
         return game, variant, variant.state_from_json(game.state), _positions_seen(variant, game)
 
-    game, variant, state, seen = write_once(user, None, read)  # type: ignore[misc]
+    game, variant, state, seen = act_on_game(user, game_id, expected_move_number, read)
     version = game.move_number
     if not connection.in_atomic_block:
         # Give the connection back (to the pool, on PostgreSQL) while the search runs.
@@ -181,8 +177,7 @@ def request_hint(
     expected_move_number: int | None = None,
     worked_out: WorkedOut | None = None,
     search: bool = True,
-    key: IdempotencyKey | None = None,
-) -> GivenHint | StoredAnswer:
+) -> GivenHint:
     """Suggest a move in a casual game and count it. The board and its version do not
     change; the player's other tabs get the game with its new count (same ``move_number``,
     more ``counts.hints``).
@@ -199,10 +194,8 @@ def request_hint(
             user=user, game_id=game_id, expected_move_number=expected_move_number
         )
 
-    def act() -> GivenHint | GameError:
-        game = _hintable_game(user, game_id, expected_move_number)
-        if isinstance(game, GameError):
-            return game
+    def act(game: Game) -> GivenHint:
+        refuse_ranked(game)
         variant = get_variant(game.deal.variant)
         state = variant.state_from_json(game.state)
         if (
@@ -219,16 +212,12 @@ def request_hint(
             Outcome(game, state, [{"type": "hinted"}]).schedule_live_update()
         return GivenHint(game, look.move, look.message, look.source, look.lost)
 
-    return write_once(user, key, act)
+    return act_on_game(user, game_id, expected_move_number, act)
 
 
-def _hintable_game(
-    user: AbstractBaseUser, game_id: int, expected_move_number: int | None
-) -> Game | GameError:
-    game = lock_playing_game(user, game_id, expected_move_number)
-    if isinstance(game, Game) and game.ranked:
+def refuse_ranked(game: Game) -> None:
+    if game.ranked:
         raise GameError("hints_not_allowed", "Ranked games have no hints.")
-    return game
 
 
 def _positions_seen(variant: Variant, game: Game) -> set[State]:

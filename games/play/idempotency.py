@@ -1,7 +1,7 @@
 """``Idempotency-Key`` records: a retried request gets the first answer again, and acts once.
 
-The record is claimed in the transaction of the action it answers (``games.play.services.
-write_once`` owns both): a concurrent retry with the same key waits on the record's unique index
+The record is claimed in the transaction of the action it answers (``games.answers.
+answer_once`` owns both): a concurrent retry with the same key waits on the record's unique index
 until the first commits, then reads its stored answer; if the first rolled back, the retry acts
 in its place. The SQL is written out here, a statement per function: the browser sends a key
 with every move, so the claim is on the move's path (see ``bench/README.md``).
@@ -9,6 +9,8 @@ with every move, so the claim is on the move's path (see ``bench/README.md``).
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +29,14 @@ class IdempotencyKey:
 
     key: str
     fingerprint: str
+
+
+def fingerprint(method: str, path: str, body: Any) -> str:
+    """The fingerprint of a request: its method, its REST path and its body's JSON as
+    written canonically (keys sorted, no spaces), so that a move sent over REST and retried
+    over the game's websocket with the same key (``games.consumers``) is the same request."""
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(f"{method} {path}\n{canonical}".encode()).hexdigest()
 
 
 @dataclass(frozen=True)

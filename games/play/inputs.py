@@ -4,16 +4,16 @@ every feature reads alike: ``games.inputs``)."""
 
 from __future__ import annotations
 
-import hashlib
+from collections.abc import Callable
 from typing import Any
 
 from rest_framework import serializers
 from rest_framework.request import Request
 
-from games.inputs import ReplayQuery, variant_field, whole_number
+from games.inputs import ReplayQuery, body, variant_field, whole_number
 from games.models import Game
 from games.play import selectors as play_selectors
-from games.play.idempotency import MAX_KEY_LENGTH, IdempotencyKey
+from games.play.idempotency import MAX_KEY_LENGTH, IdempotencyKey, fingerprint
 from games.play.selectors import FINISHED
 from games.rules import MAX_SEED
 from web.http.errors import ApiError, KnownFieldsOnly
@@ -116,15 +116,24 @@ def asked_step(request: Request, game: Game) -> int:
     return query.validated_data.get("step", game.move_number)
 
 
-def idempotency_key(request: Request) -> IdempotencyKey | None:
-    """The request's ``Idempotency-Key`` (1 to 100 characters) with the fingerprint of the
-    request it came with (method, path, body), or None when it was sent without one."""
-    key = request.headers.get("Idempotency-Key")
+def idempotency_key(request: Request, *, reads_body: bool = True) -> IdempotencyKey | None:
+    """The request's ``Idempotency-Key`` with the fingerprint of the request it came with
+    (method, path, body: ``idempotency.fingerprint``), or None when it was sent without one.
+    ``reads_body`` False: an endpoint that takes no body, whose body (if any) is fingerprinted
+    as sent, not read as JSON."""
+
+    def fingerprint_of() -> str:
+        sent = body(request) if reads_body else request.body.decode("latin-1")
+        return fingerprint(request.method or "POST", request.path, sent)
+
+    return checked_key(request.headers.get("Idempotency-Key"), fingerprint_of)
+
+
+def checked_key(key: Any, fingerprint_of: Callable[[], str]) -> IdempotencyKey | None:
+    """A key as sent (1 to 100 characters, else 400 ``invalid_idempotency_key``; None: none
+    sent), with the fingerprint of its request, worked out once the key is found good."""
     if key is None:
         return None
-    if not 0 < len(key) <= MAX_KEY_LENGTH:
+    if not isinstance(key, str) or not 0 < len(key) <= MAX_KEY_LENGTH:
         raise ApiError("invalid_idempotency_key", "An Idempotency-Key has 1 to 100 characters.")
-    fingerprint = hashlib.sha256(
-        f"{request.method} {request.path}\n".encode() + request.body
-    ).hexdigest()
-    return IdempotencyKey(key, fingerprint)
+    return IdempotencyKey(key, fingerprint_of())

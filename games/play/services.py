@@ -1,19 +1,18 @@
 """Writes of a game: creating it, moves, undo, resigning. Views call these and nothing else
 writes games.
 
-Each write is one transaction, opened by ``write_once`` whatever the request's headers: it
-claims the request's ``Idempotency-Key`` (if any), runs the write (which locks its game,
-applies the change and records it), stores the answer for the key's retries, and the live
-update goes out after the commit. A move's path reads top to bottom here: ``play_move`` →
-``write_once`` → ``lock_game_to_act`` → the engine → ``record`` (its SQL next to it)."""
+Each write is one transaction of its own (a savepoint when its caller has one open: the
+``Idempotency-Key``'s, ``games.answers.answer_once``): it locks its game, applies the change,
+records it, and schedules the live update for after the commit. It returns its outcome or
+raises a refusal (``games.errors.GameError``); it knows nothing of HTTP or of keys. A move's
+path reads top to bottom here: ``play_move`` → ``act_on_game`` (the lock and the checks every
+action makes) → the engine → ``record`` (its SQL next to it)."""
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import secrets
 from collections.abc import Callable
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
@@ -23,9 +22,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
 from django.utils import timezone
-from rest_framework.renderers import JSONRenderer
 
-from games.answers import WriteAnswer
 from games.core import clock, days
 from games.core.history import (
     CLOSE,
@@ -41,12 +38,9 @@ from games.core.locks import lock_game
 from games.core.signals import ranked_game_finished
 from games.errors import GameError
 from games.models import UNTOUCHED, DailyChallenge, Deal, Game
-from games.play import idempotency, responses, winnable_pool
+from games.play import responses, winnable_pool
 from games.play import selectors as play_selectors
-from games.play.idempotency import IdempotencyKey, StoredAnswer
 from games.rules import DEAL_VERSION, MAX_SEED, IllegalMove, State, Variant, get_variant
-from web.errors import ServiceError
-from web.http.errors import ApiError, exception_handler
 from web.live import games as live
 
 STATUS_AFTER_EVENT = {"game_won": Game.Status.WON, "game_lost": Game.Status.LOST}
@@ -59,8 +53,7 @@ class Outcome:
     game: Game
     state: State
     events: list[dict[str, Any]] = field(default_factory=list)
-    #: The answer's HTTP status; a new game answers its board without events.
-    status: int = 200
+    #: A new game answers its board without events.
     with_events: bool = True
 
     @property
@@ -84,63 +77,6 @@ class Outcome:
         return self.representation_with_events() if self.with_events else self.representation
 
 
-A = TypeVar("A", bound=WriteAnswer)
-
-
-def write_once(
-    user: AbstractBaseUser,
-    key: IdempotencyKey | None,
-    act: Callable[[], A | ServiceError],
-) -> A | StoredAnswer:
-    """The one transaction of a player's write, whatever the request's headers.
-
-    Claims ``key`` (a retry gets the stored answer and nothing runs again; the same key on
-    another request is 422 ``idempotency_key_reused``), runs ``act``, stores its answer for
-    the key, and commits; live updates scheduled by ``act`` go out after this commit.
-
-    A refusal ``act`` raises undoes everything it wrote (with a key, the refusal is stored as
-    the answer, so a retry is refused alike). A refusal it returns keeps what it wrote before
-    it (a ranked attempt closed as its day is found over): committed, then raised. A refusal
-    of "not now" (503) is not stored: the key is released and a retry may act."""
-    result: A | ServiceError
-    with transaction.atomic():
-        record_id = None
-        if key is not None:
-            record_id = idempotency.claim(user.pk, key.key, key.fingerprint)
-            if record_id is None:
-                fingerprint, answer = idempotency.stored_answer(user.pk, key.key)
-                if fingerprint != key.fingerprint:
-                    raise ApiError(
-                        "idempotency_key_reused",
-                        "This Idempotency-Key was used for a different request.",
-                        422,
-                    )
-                return answer
-        try:
-            # With a key, a refusal is answered and committed with the key: a savepoint
-            # undoes what the action wrote. Without one the whole transaction rolls back.
-            with transaction.atomic() if record_id is not None else nullcontext():
-                result = act()
-        except (ApiError, ServiceError) as error:
-            if record_id is None:
-                raise
-            result = error  # type: ignore[assignment]
-        if record_id is not None:
-            if isinstance(result, (ApiError, ServiceError)):
-                response = exception_handler(result, {})
-                assert response is not None
-                if response.status_code >= 500:
-                    raise result
-                status, data = response.status_code, response.data
-            else:
-                status, data = result.status, result.body()
-            # Stored as rendered, so a replay is byte-for-byte what the first caller read.
-            idempotency.store(record_id, status, json.loads(JSONRenderer().render(data)))
-    if isinstance(result, (ApiError, ServiceError)):
-        raise result
-    return result
-
-
 def variant_or_error(slug: object) -> Variant:
     try:
         return get_variant(slug)  # type: ignore[arg-type]
@@ -160,12 +96,12 @@ def create_game(
     variant_slug: str,
     seed: int | None = None,
     winnable: bool = False,
-    key: IdempotencyKey | None = None,
-) -> Outcome | StoredAnswer:
+) -> Outcome:
     """A new casual game. Without a seed, a random one the player will not see until the end;
     ``winnable``: a random one the solver has proven winnable, out of the pool
     (``games.play.winnable_pool``; the solver never runs here)."""
-    return write_once(user, key, lambda: _create_game(user, variant_slug, seed, winnable))
+    with transaction.atomic():
+        return _create_game(user, variant_slug, seed, winnable)
 
 
 def _create_game(
@@ -259,7 +195,7 @@ def start_game(
         winnable=winnable or bool(daily_challenge and daily_challenge.proven),
         cards_home=variant.cards_home(state),
     )
-    outcome = Outcome(game, state, status=201, with_events=False)
+    outcome = Outcome(game, state, with_events=False)
     outcome.schedule_live_update()
     return outcome
 
@@ -271,16 +207,12 @@ def play_move(
     move: Any,
     expected_move_number: int | None = None,
     away_ms: int | None = None,
-    key: IdempotencyKey | None = None,
-) -> Outcome | StoredAnswer:
+) -> Outcome:
     """Validate ``move`` through the engine and record it; an illegal move changes nothing.
     ``away_ms``: the time since the last entry the page says the game was out of sight
     (``games.core.clock``)."""
 
-    def act() -> Outcome | GameError:
-        game = lock_playing_game(user, game_id, expected_move_number)
-        if isinstance(game, GameError):
-            return game
+    def act(game: Game) -> Outcome:
         variant = get_variant(game.deal.variant)
         state = variant.state_from_json(game.state)
         try:
@@ -298,11 +230,9 @@ def play_move(
             status = Game.Status.PLAYING
         # Whatever the move showed: undo takes back a reveal too (RULINGS.md, "Undo").
         game.can_undo = not game.ranked and status == Game.Status.PLAYING
-        outcome = record(game, variant, after, move, events, status, away_ms=away_ms)
-        outcome.status = 201
-        return outcome
+        return record(game, variant, after, move, events, status, away_ms=away_ms)
 
-    return write_once(user, key, act)
+    return act_on_game(user, game_id, expected_move_number, act)
 
 
 def undo_move(
@@ -311,22 +241,16 @@ def undo_move(
     game_id: int,
     expected_move_number: int | None = None,
     away_ms: int | None = None,
-    key: IdempotencyKey | None = None,
-) -> Outcome | StoredAnswer:
+) -> Outcome:
     """Take back the last move (casual games only), as a new entry of the history: any move,
     one that showed hidden cards too, and out of a dead end. The board goes back to the
     position before the move, exactly as the engine had it (its face-down cards are the deal's,
     so nothing is drawn again); what the move showed stays in the history."""
 
-    def act() -> Outcome | GameError:
-        game = lock_game_to_act(user, game_id, expected_move_number)
-        if isinstance(game, GameError):
-            return game
+    def act(game: Game) -> Outcome:
         if game.ranked:
             raise GameError("undo_not_allowed", "Ranked games have no undo.")
-        if game.is_finished:
-            # A finished game has shown its seed and every card: it cannot be revived.
-            raise GameError("game_finished", f"This game is over: it was {game.status}.")
+        refuse_finished(game)
         variant = get_variant(game.deal.variant)
         history = list(game.moves.order_by("number").values_list("payload", "events"))
         standing = standing_entries(payload for payload, _ in history)
@@ -342,7 +266,7 @@ def undo_move(
             game, variant, line[-2], {"type": UNDO}, events, Game.Status.PLAYING, away_ms=away_ms
         )
 
-    return write_once(user, key, act)
+    return act_on_game(user, game_id, expected_move_number, act, in_play=False)
 
 
 def resign_game(
@@ -350,12 +274,8 @@ def resign_game(
     user: AbstractBaseUser,
     game_id: int,
     expected_move_number: int | None = None,
-    key: IdempotencyKey | None = None,
-) -> Outcome | StoredAnswer:
-    def act() -> Outcome | GameError:
-        game = lock_playing_game(user, game_id, expected_move_number)
-        if isinstance(game, GameError):
-            return game
+) -> Outcome:
+    def act(game: Game) -> Outcome:
         if game.dead_end:
             # The game is lost already: giving it up cannot make it a resignation.
             return end_at_dead_end(game)
@@ -365,7 +285,7 @@ def resign_game(
         game.can_undo = False
         return record(game, variant, state, {"type": RESIGN}, events, Game.Status.RESIGNED)
 
-    return write_once(user, key, act)
+    return act_on_game(user, game_id, expected_move_number, act)
 
 
 def end_game(
@@ -373,15 +293,11 @@ def end_game(
     user: AbstractBaseUser,
     game_id: int,
     expected_move_number: int | None = None,
-    key: IdempotencyKey | None = None,
-) -> Outcome | StoredAnswer:
+) -> Outcome:
     """End a casual game at a dead end: it is recorded as lost (an ``end`` entry). A game that
     still has a move is refused (409 ``not_at_dead_end``): resigning gives it up."""
 
-    def act() -> Outcome | GameError:
-        game = lock_playing_game(user, game_id, expected_move_number)
-        if isinstance(game, GameError):
-            return game
+    def act(game: Game) -> Outcome:
         if not game.dead_end:
             raise GameError(
                 "not_at_dead_end",
@@ -389,7 +305,7 @@ def end_game(
             )
         return end_at_dead_end(game)
 
-    return write_once(user, key, act)
+    return act_on_game(user, game_id, expected_move_number, act)
 
 
 def end_at_dead_end(game: Game, *, finished_at: dt.datetime | None = None) -> Outcome:
@@ -453,7 +369,6 @@ class AbandonOutcome:
     game_id: int
     abandoned: str
     game: Any = None
-    status: int = 200
 
     def body(self) -> Any:
         return {"id": self.game_id, "abandoned": self.abandoned, "game": self.game}
@@ -464,18 +379,14 @@ def abandon_game(
     user: AbstractBaseUser,
     game_id: int,
     expected_move_number: int | None = None,
-    key: IdempotencyKey | None = None,
-) -> AbandonOutcome | StoredAnswer:
+) -> AbandonOutcome:
     """Leave a game in play for good. An untouched casual game (no move ever made:
     ``models.UNTOUCHED``) is deleted, so it counts as nothing; a casual game at a dead end is
     ended, lost (``end_at_dead_end``); any other is resigned, and counts as a resignation
     does. A ranked attempt is never deleted: its one try has shown the deal, and a new one
     would start its clock again."""
 
-    def act() -> AbandonOutcome | GameError:
-        game = lock_playing_game(user, game_id, expected_move_number)
-        if isinstance(game, GameError):
-            return game
+    def act(game: Game) -> AbandonOutcome:
         if game.untouched and not game.ranked:
             game.delete()
             return AbandonOutcome(game_id, "deleted")
@@ -489,7 +400,7 @@ def abandon_game(
         outcome = record(game, variant, state, {"type": RESIGN}, events, Game.Status.RESIGNED)
         return AbandonOutcome(game_id, "resigned", outcome.representation_with_events())
 
-    return write_once(user, key, act)
+    return act_on_game(user, game_id, expected_move_number, act)
 
 
 def delete_untouched_games(older_than: dt.timedelta, limit: int = 500) -> int:
@@ -513,27 +424,45 @@ def delete_untouched_games(older_than: dt.timedelta, limit: int = 500) -> int:
     return len(ids)
 
 
-def lock_game_to_act(
-    user: AbstractBaseUser, game_id: int, expected_move_number: int | None
-) -> Game | GameError:
-    """The player's game locked (``lock_game``) for an action at ``expected_move_number``
-    (409 ``stale_move_number`` at another), or the refusal of a ranked attempt whose day has
-    closed, returned for ``write_once`` to give once it has committed: an attempt still in
-    play (the day closer has not reached it yet, or runs nowhere) is closed here, under the
-    lock, as the closer would have closed it, and its pages told, so the refusal and the
-    board the player sees agree. Playing on would mean playing with every card known: the
-    day's seed is public once it closes."""
-    game = lock_game(user, game_id)
-    if past_its_day(game):
+R = TypeVar("R")
+
+
+def act_on_game(
+    user: AbstractBaseUser,
+    game_id: int,
+    expected_move_number: int | None,
+    act: Callable[[Game], R],
+    *,
+    in_play: bool = True,
+) -> R:
+    """``act`` on the player's game, locked (``lock_game``), in one transaction, once the
+    checks every action makes have passed: 409 ``stale_move_number`` at a version other than
+    ``expected_move_number``, and (``in_play``) 409 ``game_finished`` once the game is over.
+
+    A ranked attempt whose day has closed is refused (409 ``challenge_closed``) after its
+    transaction commits: one still in play (the day closer has not reached it yet, or runs
+    nowhere) is closed here, under the lock, as the closer would have closed it, and its
+    pages told, so the refusal and the board the player sees agree. Playing on would mean
+    playing with every card known: the day's seed is public once it closes."""
+    with transaction.atomic():
+        game = lock_game(user, game_id)
+        if not past_its_day(game):
+            check_version(game, expected_move_number)
+            if in_play:
+                refuse_finished(game)
+            return act(game)
         if not game.is_finished:
             close_game(game)
-        return GameError(
-            "challenge_closed",
-            f"The challenge of {game.daily.date} closed at midnight UTC: "
-            "its ranked attempt stands as it was left.",
-            status=game.status,
-            move_number=game.move_number,
-        )
+    raise GameError(
+        "challenge_closed",
+        f"The challenge of {game.daily.date} closed at midnight UTC: "
+        "its ranked attempt stands as it was left.",
+        status=game.status,
+        move_number=game.move_number,
+    )
+
+
+def check_version(game: Game, expected_move_number: int | None) -> None:
     if expected_move_number is not None and expected_move_number != game.move_number:
         raise GameError(
             "stale_move_number",
@@ -541,17 +470,12 @@ def lock_game_to_act(
             "reload it and try again.",
             move_number=game.move_number,
         )
-    return game
 
 
-def lock_playing_game(
-    user: AbstractBaseUser, game_id: int, expected_move_number: int | None
-) -> Game | GameError:
-    """``lock_game_to_act``, refused (409 ``game_finished``) once the game is over."""
-    game = lock_game_to_act(user, game_id, expected_move_number)
-    if isinstance(game, Game) and game.is_finished:
+def refuse_finished(game: Game) -> None:
+    if game.is_finished:
+        # A finished game has shown its seed and every card: it cannot be revived.
         raise GameError("game_finished", f"This game is over: it was {game.status}.")
-    return game
 
 
 def record(

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 from accounts.guests import PlayerOrNewGuest
 from accounts.throttling import client_ip
 from games import catalogue
-from games.answers import ERRORS, answer
+from games.answers import ERRORS, answer, answer_once
 from games.core.pages import no_such_page
 from games.errors import GameError
 from games.inputs import PageQuery, ReplayQuery, body, valid
@@ -25,6 +25,7 @@ from games.play import hint_service as play_hints
 from games.play import idempotency
 from games.play import selectors as play_selectors
 from games.play import services as play_services
+from games.play import writes as play_writes
 from games.play.inputs import (
     ActionInput,
     GameFilter,
@@ -125,12 +126,16 @@ class GameListView(APIView):
             if wait is not None:
                 raise too_many_winnable(wait)
         return answer(
-            play_services.create_game(
-                user=request.user,
-                variant_slug=data["variant"],
-                seed=data.get("seed"),
-                winnable=data["winnable"],
-                key=key,
+            answer_once(
+                request.user,
+                key,
+                lambda: play_services.create_game(
+                    user=request.user,
+                    variant_slug=data["variant"],
+                    seed=data.get("seed"),
+                    winnable=data["winnable"],
+                ),
+                status=201,
             )
         )
 
@@ -164,35 +169,18 @@ class GameMovesView(APIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         key = idempotency_key(request)
-        data = valid(MoveInput, body(request))
-        return answer(
-            play_services.play_move(
-                user=request.user,
-                game_id=game_id,
-                move=data["move"],
-                expected_move_number=data.get("expected_move_number"),
-                away_ms=data.get("away_ms"),
-                key=key,
-            )
-        )
+        return answer(play_writes.move(request.user, game_id, body(request), key))
 
 
 class GameActionView(APIView):
-    """An action with no body beyond an optional ``expected_move_number``."""
+    """An action with no body beyond an optional ``expected_move_number``
+    (``games.play.writes``: the same for REST and the game's websocket)."""
 
-    service: Any
+    action: str
 
     def post(self, request: Request, game_id: int) -> Response:
         key = idempotency_key(request)
-        data = valid(ActionInput, body(request))
-        return answer(
-            self.service(
-                user=request.user,
-                game_id=game_id,
-                expected_move_number=data.get("expected_move_number"),
-                key=key,
-            )
-        )
+        return answer(play_writes.ACTIONS[self.action](request.user, game_id, body(request), key))
 
 
 class GameUndoView(APIView):
@@ -204,20 +192,11 @@ class GameUndoView(APIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         key = idempotency_key(request)
-        data = valid(UndoInput, body(request))
-        return answer(
-            play_services.undo_move(
-                user=request.user,
-                game_id=game_id,
-                expected_move_number=data.get("expected_move_number"),
-                away_ms=data.get("away_ms"),
-                key=key,
-            )
-        )
+        return answer(play_writes.undo(request.user, game_id, body(request), key))
 
 
 class GameResignView(GameActionView):
-    service = staticmethod(play_services.resign_game)
+    action = "resign"
 
     @extend_schema(
         summary="Give up the game",
@@ -230,7 +209,7 @@ class GameResignView(GameActionView):
 
 
 class GameEndView(GameActionView):
-    service = staticmethod(play_services.end_game)
+    action = "end"
 
     @extend_schema(
         summary="End a casual game at a dead end (no legal move left): recorded as lost",
@@ -243,7 +222,7 @@ class GameEndView(GameActionView):
 
 
 class GameAbandonView(GameActionView):
-    service = staticmethod(play_services.abandon_game)
+    action = "abandon"
 
     @extend_schema(
         summary="Leave a game in play for good: deleted if no move was made (a casual game), "
@@ -256,8 +235,7 @@ class GameAbandonView(GameActionView):
         return super().post(request, game_id)
 
 
-class GameHintView(GameActionView):
-    service = staticmethod(play_hints.request_hint)
+class GameHintView(APIView):
     throttle_classes = [HintThrottle]
     throttle_scope = "hint"
 
@@ -298,13 +276,16 @@ class GameHintView(GameActionView):
                     expected_move_number=data.get("expected_move_number"),
                 )
         return answer(
-            play_hints.request_hint(
-                user=request.user,
-                game_id=game_id,
-                expected_move_number=data.get("expected_move_number"),
-                worked_out=worked_out,
-                search=False,
-                key=key,
+            answer_once(
+                request.user,
+                key,
+                lambda: play_hints.request_hint(
+                    user=request.user,
+                    game_id=game_id,
+                    expected_move_number=data.get("expected_move_number"),
+                    worked_out=worked_out,
+                    search=False,
+                ),
             )
         )
 

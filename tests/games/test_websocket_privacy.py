@@ -48,7 +48,10 @@ def session_headers(user: Any) -> list[tuple[bytes, bytes]]:
 
 def assert_message_hides(message: dict[str, Any], game: Game, where: str) -> None:
     """One websocket message against the server's snapshot of its game at that moment."""
-    assert message["type"] in {"sync", "update", "catch_up"}, (where, message)
+    assert message["type"] in {"sync", "update", "catch_up", "answer"}, (where, message)
+    if message["type"] == "answer":  # an action's answer on the socket: the game, as REST's
+        assert message["status"] < 400, (where, message)
+        message = {**message, "game": message.pop("body")}
     view = message["game"]
     assert view["move_number"] == game.move_number, where
     if game.is_finished:
@@ -103,12 +106,37 @@ class Table:
             await socket.disconnect()
 
 
-async def play_to_the_end(table: Table, slug: str, rng: random.Random) -> dict[str, Any]:
+async def through_the_services(table: Table, kind: str, where: str, **body: Any) -> dict:
+    """An action made through the services (as a REST call makes it); its update, checked on
+    every socket."""
+    call = {
+        "move": play_services.play_move,
+        "undo": play_services.undo_move,
+        "resign": play_services.resign_game,
+    }[kind]
+    await database_sync_to_async(call, thread_sensitive=True)(
+        user=table.player, game_id=table.game_id, **body
+    )
+    return await table.everyone_receives(where)
+
+
+async def over_the_socket(table: Table, kind: str, where: str, **body: Any) -> dict:
+    """An action sent on the player's socket, as the page sends it: its answer and its update
+    both come to that socket (in either order), the update to the staff watcher's; each
+    checked."""
+    await table.sockets["player"].send_json_to({"type": kind, "request_id": where, **body})
+    first = await table.receive("player", f"{where} (over the socket)")
+    second = await table.receive("player", f"{where} (over the socket, the other message)")
+    assert {first["type"], second["type"]} == {"answer", "update"}, (first, second)
+    return await table.receive("staff", where)
+
+
+async def play_to_the_end(
+    table: Table, slug: str, rng: random.Random, over_socket: bool = False
+) -> dict[str, Any]:
     variant = get_variant(slug)
-    act = database_sync_to_async(play_services.play_move, thread_sensitive=True)
-    undo = database_sync_to_async(play_services.undo_move, thread_sensitive=True)
+    action = over_the_socket if over_socket else through_the_services
     hint = database_sync_to_async(play_hints.request_hint, thread_sensitive=True)
-    resign = database_sync_to_async(play_services.resign_game, thread_sensitive=True)
     await table.open("player")
     await table.open("staff")
     view: dict[str, Any] = {}
@@ -118,8 +146,7 @@ async def play_to_the_end(table: Table, slug: str, rng: random.Random) -> dict[s
             break
         state = variant.state_from_json(game.state)
         move = rng.choice(variant.legal_moves(state)).to_json()
-        await act(user=table.player, game_id=table.game_id, move=move)
-        view = await table.everyone_receives(f"move {turn + 1}: {move}")
+        view = await action(table, "move", f"move {turn + 1}: {move}", move=move)
         if view["game"]["status"] != "playing" or view["game"]["dead_end"]:
             break
         if turn % 9 == 4:
@@ -127,16 +154,14 @@ async def play_to_the_end(table: Table, slug: str, rng: random.Random) -> dict[s
             if given.move is not None:  # a hint with no move is not counted: nothing is sent
                 await table.everyone_receives(f"hint after move {turn + 1}")
         if turn % 7 == 5 and view["game"]["can_undo"]:
-            await undo(user=table.player, game_id=table.game_id)
-            await table.everyone_receives(f"undo after move {turn + 1}")
+            await action(table, "undo", f"undo after move {turn + 1}")
         if turn % 10 == 7:
             number = view["game"]["move_number"]
             await table.reopen("player", rng.randrange(number + 1))  # catch-up
             await table.reopen("staff", None)  # a fresh sync
     game = await table.snapshot()
     if not game.is_finished:
-        await resign(user=table.player, game_id=table.game_id)
-        view = await table.everyone_receives("resigned")
+        view = await action(table, "resign", "resigned")
     await table.close()
     return view
 
@@ -153,15 +178,18 @@ def set_table(django_user_model: Any, slug: str, seed: int) -> Table:
     return Table(player, game.pk, headers)
 
 
+@pytest.mark.parametrize("over_socket", [False, True], ids=["services", "socket-actions"])
 @pytest.mark.parametrize("slug", SLUGS)
 def test_no_websocket_message_shows_a_face_down_card_or_the_seed(
-    slug: str, django_user_model: Any
+    slug: str, over_socket: bool, django_user_model: Any
 ) -> None:
+    """``socket-actions``: the player's moves, undos and resignation sent on the socket, their
+    answers checked as every other message."""
     rng = random.Random(f"ws-privacy-{slug}")
     seed = rng.randrange(10**9)
     table = set_table(django_user_model, slug, seed)
     try:
-        last = async_to_sync(play_to_the_end)(table, slug, rng)
+        last = async_to_sync(play_to_the_end)(table, slug, rng, over_socket)
     except AssertionError as failure:
         failure.add_note(f"{slug}: deal {seed} (random.Random('ws-privacy-{slug}') picks it)")
         raise
