@@ -12,7 +12,8 @@ import { api, canPlayAgain, playAgain } from "./api.js";
 import { fitFans, renderBoard } from "./board.js";
 import { startAnalysis } from "./analysis.js";
 import { animateRedraw } from "./motion.js";
-import { attachRoving, keepFocus } from "./roving.js";
+import { attachReplayKeys } from "./replay_keys.js";
+import { keepFocus } from "./roving.js";
 import { copyLinkButton, dealLink, el, errorText, gameName, plural, say, statusWord, when } from "./ui.js";
 
 const AUTO_STEP_MS = 800;
@@ -209,52 +210,14 @@ buttons.last.addEventListener("click", () => step(last));
 buttons.play.addEventListener("click", toggle);
 scrubber.addEventListener("input", () => step(Number(scrubber.value)));
 
-// The board is one tab stop: Tab enters it on the pile last focused (at first the first pile)
-// and the next Tab leaves it. There the arrow keys, Home and End move between piles (roving.js
-// uses them up), each pile named with its cards as on the play page, and Page Up and Page Down
-// step instead; everywhere else the arrows, Home and End step. Space plays or pauses anywhere.
-attachRoving(boardBox);
-// Nothing on the board is for clicking: a click leaves the focus where it was, so the step
-// keys keep stepping after a look at the cards with the mouse.
-boardBox.addEventListener("mousedown", (event) => event.preventDefault());
-
-const KEYS = {
-  ArrowLeft: () => step(current - 1),
-  ArrowRight: () => step(current + 1),
-  Home: () => step(0),
-  End: () => step(last),
-  " ": toggle,
-};
-const BOARD_KEYS = {
-  PageUp: () => step(current - 1),
-  PageDown: () => step(current + 1),
-};
-
-/** What a key does here, if it steps or plays (null: the key is left to the browser). */
-function action(event) {
-  // Used up already: the board's arrows, Home and End move between piles.
-  if (!game || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return null;
-  const target = event.target;
-  const keys = boardBox.contains(target) ? { ...KEYS, ...BOARD_KEYS } : KEYS;
-  if (!Object.hasOwn(keys, event.key)) return null;
-  if (target === scrubber && event.key !== " ") return null; // the slider moves by itself
-  // Space opens or closes the history list when its summary has focus; the arrows still step.
-  if (event.key === " " && target.closest?.("summary")) return null;
-  // Space presses "Copy link" and "Play this deal" as it would any button; the arrows still step.
-  if (event.key === " " && target.closest?.("#replay-deal")) return null;
-  if (target.closest?.("input, textarea, select, [contenteditable]")) return null;
-  return keys[event.key];
-}
-
-document.addEventListener("keydown", (event) => {
-  const run = action(event);
-  if (!run) return;
-  event.preventDefault(); // no page scroll, and Space on a focused button is not also a click
-  run();
-});
-// A button "clicks" on Space's keyup: keep that from repeating the toggle.
-document.addEventListener("keyup", (event) => {
-  if (event.key === " " && action(event)) event.preventDefault();
+attachReplayKeys({
+  boardBox,
+  scrubber,
+  ready: () => game !== null,
+  step,
+  toggle,
+  at: () => current,
+  end: () => last,
 });
 
 // -- start ---------------------------------------------------------------------------------
