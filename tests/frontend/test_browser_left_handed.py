@@ -1,6 +1,6 @@
-"""The left-handed layout (a setting, issue 36): on a phone the game's buttons are mirrored,
-the ⚙ comes to the left of the counts, and the stock and waste lie at the left edge of the
-table, in every game, at 390 x 844 and 360 x 740."""
+"""The left-handed layout (a setting, issue 36): on a phone the action bar's buttons are
+mirrored, the ☰ menu comes to the top's left edge (issue 46), and the stock and waste lie at the
+left edge of the table, in every game, at 390 x 844 and 360 x 740."""
 
 from __future__ import annotations
 
@@ -56,6 +56,8 @@ def stock_piles(slug: str) -> list[str]:
 
 
 def choose_hand(page: Page, hand: str) -> None:
+    if page.locator("#menu-button").is_visible():
+        page.locator("#menu-button").click()  # a phone's settings are in the ☰ menu
     page.locator(".open-settings:visible").first.click()
     page.locator(f"#setting-left_handed-{'on' if hand == 'left' else 'off'}").check()
     page.locator("#settings-close").click()
@@ -79,7 +81,7 @@ def test_the_left_handed_layout_mirrors_the_buttons_and_puts_the_stock_on_the_le
     open_game(page, site, game_id)
     bar = box(page, ".play-actions")
     right = boxes(page, ".play-actions > .button")
-    assert {"hint", "undo", "new-game"} <= set(right)
+    assert {"hint", "undo"} <= set(right)
     right_piles = {
         pile: box(page, f'#board .pile[data-pile="{pile}"]') for pile in stock_piles(slug)
     }
@@ -93,12 +95,17 @@ def test_the_left_handed_layout_mirrors_the_buttons_and_puts_the_stock_on_the_le
         mirrored = bar["x"] + bar["x"] + bar["width"] - (was["x"] + was["width"])
         assert abs(now["x"] - mirrored) <= 1.5, (button, was, now)
         assert abs(now["y"] - was["y"]) <= 1.5 and abs(now["width"] - was["width"]) <= 1.5
-    assert left["hint"]["x"] > left["undo"]["x"]  # read from the right: Hint, Undo, Resign
+    assert left["hint"]["x"] > left["undo"]["x"]  # read from the right: Hint, Undo, Finish
 
-    # The ⚙ before the counts, at the left edge.
-    gear = box(page, "#settings-phone")
-    assert gear["x"] < box(page, "#move-count")["x"]
-    assert gear["x"] - box(page, ".play-stats")["x"] <= 2
+    # The ☰ menu at the left edge, before the title and the counts; its popover under it.
+    menu = box(page, "#menu-button")
+    assert menu["x"] < box(page, "#game-title")["x"] < box(page, "#move-count")["x"]
+    assert menu["x"] <= 8
+    page.locator("#menu-button").click()
+    popover = box(page, "#play-menu")
+    assert popover["x"] <= 8 and popover["y"] >= menu["y"] + menu["height"] - 2
+    page.keyboard.press("Escape")
+    expect(page.locator("#play-menu")).to_be_hidden()
 
     # The stock and the waste at the left edge of the table: no pile lies left of them.
     table = box(page, "#board .tabletop")

@@ -181,6 +181,7 @@ _ABOVE_THE_BOARD = """
     .map((b) => b.getBoundingClientRect()).filter((b) => b.width > 0);
   return {
     actions: box(".play-actions"), board: box("#board"), message: box("#message"),
+    badges: box("#badges"),
     buttonsTop: Math.min(...buttons.map((b) => b.top)),
     titleShows: Boolean(seen?.closest("#game-title")),
     messageShows: Boolean(seen?.closest(".message-slot")),
@@ -259,9 +260,9 @@ def test_nothing_but_a_move_moves_the_board(site, new_context, django_user_model
         if size["width"] > 560:
             assert box["bottom"] <= found["board"]["top"] + 0.5, found
             assert box["top"] >= found["actions"]["bottom"] - 0.5, found
-        else:  # a phone: a note at the window's bottom, clear of the title, counts and buttons
-            assert box["top"] >= found["actions"]["bottom"] - 0.5, found
-            assert box["bottom"] <= size["height"], found
+        else:  # a phone: a toast over the felt, clear of the title, counts and action bar
+            assert box["top"] >= found["board"]["top"] - 0.5, found
+            assert box["bottom"] <= found["actions"]["top"] + 0.5, found
             assert found["titleShows"], found
 
     page.locator("#hint").click()  # a long message: which card, from where, to where
@@ -292,6 +293,8 @@ def test_nothing_but_a_move_moves_the_board(site, new_context, django_user_model
     expect(page.locator("#timer")).to_have_text(re.compile(r"^1:00:\d\d$"), timeout=15_000)
     stays()
 
+    if page.locator("#menu-button").is_visible():
+        page.locator("#menu-button").click()  # a phone's Resign is in the ☰ menu
     page.locator("#resign").click()
     page.locator("#confirm-resign").click()
     expect(page.locator("#result")).to_be_visible()
@@ -381,9 +384,10 @@ def can_be_undone(line: Line, move: dict) -> bool:
 @pytest.mark.parametrize("size", [PHONE, {"width": 390, "height": 844}])
 def test_on_a_phone_no_empty_band_lies_above_the_board(site, new_context, django_user_model, size):
     """The room a message needs (three lines on a phone) stayed empty above the board while
-    there was none. Now the board follows the buttons, and a message is a note at the window's
-    bottom: in the window, over no button, never over the title or the counts (issue 36: a
-    message over them hid the move count and the clock), and gone again after the next move."""
+    there was none. Now the board follows the top bar (issue 46), and a message is a toast over
+    the felt's top: in the window, over no button of the action bar, never over the title or the
+    counts (issue 36: a message over them hid the move count and the clock), and gone again after
+    the next move."""
     create_players(django_user_model, "ada")
     page = new_context(viewport=size).new_page()
     errors = watch_errors(page)
@@ -392,7 +396,8 @@ def test_on_a_phone_no_empty_band_lies_above_the_board(site, new_context, django
     open_game(page, site, start_game(page, "blondes-and-brunettes", 3))
     screenshot(page, f"no-message-{size['width']}")
     idle = page.evaluate(_ABOVE_THE_BOARD)
-    assert idle["board"]["top"] - idle["actions"]["bottom"] <= 12, idle
+    assert idle["board"]["top"] - idle["badges"]["bottom"] <= 12, idle
+    assert idle["actions"]["top"] >= idle["board"]["bottom"] - 0.5, idle  # the bar below
     assert idle["titleShows"], idle
     message = page.locator("#message")
 
@@ -401,8 +406,8 @@ def test_on_a_phone_no_empty_band_lies_above_the_board(site, new_context, django
         assert found["board"]["top"] == idle["board"]["top"]
         box = found["message"]
         assert box["height"] > 0 and box["top"] >= 0 and box["right"] <= size["width"], found
-        assert box["top"] >= found["actions"]["bottom"] - 0.5, found  # below the buttons
-        assert box["bottom"] <= size["height"], found  # in the window
+        assert box["top"] >= found["board"]["top"] - 0.5, found  # on the felt, below the bar
+        assert box["bottom"] <= found["actions"]["top"] + 0.5, found  # over no action
         assert found["titleShows"] and not found["messageShows"], found  # the title shows
         screenshot(page, f"{name}-{size['width']}")
 
@@ -659,53 +664,3 @@ def test_no_pile_label_covers_a_card_on_the_play_and_replay_pages(
     assert found == {}, f"labels over cards: {found}"
     assert (counted > 0) == (slug != "selective-castle")
     assert errors == []
-
-
-# The game's buttons shown (Finish's kept room too): text less its hidden parts (the
-# "winnable" mark when it is off), left, top, right (px).
-_ACTION_BOXES = """
-() => [...document.querySelectorAll(".play-actions > :not([hidden]), .play-actions > .keep-room")]
-  .map((b) => { const r = b.getBoundingClientRect();
-                const shown = b.cloneNode(true);
-                shown.querySelectorAll("[hidden]").forEach((part) => part.remove());
-                return [shown.textContent.trim(), r.left, r.top, r.right]; })
-"""
-
-
-@pytest.mark.parametrize("width", [320, 360, 390, 560])
-def test_on_a_phone_the_games_buttons_are_two_full_rows_of_three(site, page, width):
-    # One row cannot hold them; a second holding only "Rules" (and Finish's kept room) left a
-    # lone button in a wide gap.
-    game_id = start_game(page, "blondes-and-brunettes", 7)
-    page.set_viewport_size({"width": width, "height": 800})
-    open_game(page, site, game_id)
-
-    boxes = page.evaluate(_ACTION_BOXES)
-
-    assert [text for text, *_ in boxes] == ["Hint", "Undo", "Resign", "New game", "Rules", "Finish"]
-    tops = sorted({round(top) for _, _, top, _ in boxes})
-    assert len(tops) == 2, boxes
-    rows = [[box for box in boxes if round(box[2]) == top] for top in tops]
-    assert [len(row) for row in rows] == [3, 3], boxes
-    for row in rows:
-        assert row[0][1] == pytest.approx(rows[0][0][1], abs=1)  # the same left edge
-        assert row[-1][3] == pytest.approx(rows[0][-1][3], abs=1)  # and right edge
-    # (On a touch screen each is 44 px high at least: test_browser_touch.py.)
-
-
-@pytest.mark.parametrize("width", [320, 390])
-def test_on_a_phone_a_ranked_games_buttons_are_two_rows_of_two(site, page, width):
-    today = call_api(page, "GET", "/api/daily/")["body"]["date"]
-    attempt = call_api(page, "POST", f"/api/daily/{today}/gold-mine/attempt/", {})
-    assert attempt["status"] == 201, attempt
-    page.set_viewport_size({"width": width, "height": 800})
-    open_game(page, site, attempt["body"]["id"])
-
-    boxes = page.evaluate(_ACTION_BOXES)
-
-    assert [text for text, *_ in boxes] == ["Resign", "New game", "Rules", "Finish"]
-    tops = sorted({round(top) for _, _, top, _ in boxes})
-    rows = [[box for box in boxes if round(box[2]) == top] for top in tops]
-    assert [len(row) for row in rows] == [2, 2], boxes
-    assert rows[1][0][1] == pytest.approx(rows[0][0][1], abs=1)
-    assert rows[1][-1][3] == pytest.approx(rows[0][-1][3], abs=1)

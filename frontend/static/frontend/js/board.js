@@ -521,12 +521,34 @@ function fannedLines(container) {
   return [...lines.entries()].sort((a, b) => a[0] - b[0]).map(([, piles]) => piles);
 }
 
-/** Space the fanned piles of a drawn board for its current size (also on resize). */
+/** Space the fanned piles of a drawn board for its current size (also on resize). A phone's
+ * play page (`data-fit="page"`) whose piles, fanned as tight as their corners allow, would still
+ * make the page scroll takes smaller cards (`--cw-cap`, never under 44 px), as little smaller as
+ * lets the table fit; they grow back once the piles allow. */
 export function fitFans(container) {
+  const capping = container.dataset.fit === "page" && container.clientWidth < PHONE;
+  container.style.removeProperty("--cw-cap");
+  let cw = fitAt(container);
+  for (let tries = 0; capping && cw && tries < 4; tries += 1) {
+    const over = document.documentElement.scrollHeight - window.innerHeight;
+    const table = container.querySelector(".tabletop");
+    if (over <= 0.5 || !table) break;
+    const height = table.getBoundingClientRect().height;
+    const next = Math.max(MIN_CARD, Math.floor((cw * (height - over)) / height));
+    if (next >= cw) break;
+    container.style.setProperty("--cw-cap", `${next}px`);
+    cw = fitAt(container);
+  }
+}
+
+const MIN_CARD = 44; // px: the narrowest card a finger takes (site.css's clamp for --cw too)
+
+/** fitFans at the card width the table has now; returns that width (0 when not displayed). */
+function fitAt(container) {
   arrange(container);
   const probe = container.querySelector(".pile[data-kind=tableau]") ?? container.querySelector(".pile");
   const cw = probe?.offsetWidth;
-  if (!cw) return; // not displayed yet: the resize observer will call again
+  if (!cw) return 0; // not displayed yet: the resize observer will call again
   for (const pile of container.querySelectorAll(".pile[data-fan=right]")) fanRight(pile, cw);
   const corner = cornerDepth(container, cw);
   const lines = fannedLines(container);
@@ -540,7 +562,7 @@ export function fitFans(container) {
     // Room: down to the bottom of the window, less what the lines below it need (each at most
     // its share), but never less than a few cards' worth (shared by the lines).
     const top = line[0].getBoundingClientRect().top + window.scrollY;
-    const left = window.innerHeight - top - 12;
+    const left = window.innerHeight - top - roomBelow(container);
     const share = left / (lines.length - i);
     const below = depths.slice(i + 1).reduce((sum, depth) => sum + Math.min(depth, share) + gap, 0);
     const room = Math.max(left - below, (cw * 1.4 * 2.6) / lines.length);
@@ -551,6 +573,19 @@ export function fitFans(container) {
     }
   });
   fill(filled);
+  return cw;
+}
+
+/** What must stay in view below the board's last line: the felt's bottom edge, and, where the
+ * page says so (`data-fit="page"`: the play page, whose action bar lies below the board on a
+ * phone), whatever lies below the board on the page, so that fanned piles never push it out of
+ * the window. Elsewhere (a replay's moves below its board, which scroll) 12 px. */
+function roomBelow(container) {
+  if (container.dataset.fit !== "page") return 12;
+  const style = getComputedStyle(container);
+  const edge = parseFloat(style.paddingBottom) + parseFloat(style.borderBottomWidth);
+  const after = document.body.getBoundingClientRect().bottom - container.getBoundingClientRect().bottom;
+  return edge + Math.max(0, after) + 2;
 }
 
 /** Stretch the last line's piles down to `room`, as far as the page does not scroll (further)

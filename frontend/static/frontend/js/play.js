@@ -5,7 +5,7 @@
 // shown), messages.js (#message, #announce), clock.js, controls.js (the bar), result.js (the
 // result dialog), actions.js (the action queue and its outbox), hints.js, finish.js (automatic
 // play and Finish), live.js (the websocket and the live indicator), settings_dialog.js,
-// new_game.js, signed_out.js, fit.js (the card size).
+// new_game.js, signed_out.js, fit.js (the card size), menu.js (a phone's ☰ menu).
 
 import { api } from "./api.js";
 import { renderBoard } from "./board.js";
@@ -22,6 +22,7 @@ import { notOver, overWords, undoRefusal } from "./play/facts.js";
 import { createFinish, moveSummaryOf } from "./play/finish.js";
 import { fitChrome } from "./play/fit.js";
 import { createHints } from "./play/hints.js";
+import { attachMenu } from "./play/menu.js";
 import { openLive } from "./play/live.js";
 import { announce, outdated, say, sayOnly } from "./play/messages.js";
 import { attachNewGame } from "./play/new_game.js";
@@ -122,6 +123,7 @@ $("result").addEventListener("close", () => {
 });
 attachSettingsDialog({ onAutoplay: autoPlaySoon });
 explainDisabled(document.querySelector(".play-actions"));
+attachMenu($("menu-button"), $("play-menu"));
 
 /** Wait `ms`, or until the browser says it is online again. */
 function retryAfter(ms) {
