@@ -1,6 +1,7 @@
 // /daily/: a day's five challenges (today unless ?date=), the countdown to the day's close,
 // the player's attempts, ranks and streaks, and a date picker for past days.
 
+import { shareButton } from "./share.js";
 import { api } from "./api.js";
 import { challengeActions } from "./daily_actions.js";
 import {
@@ -170,6 +171,14 @@ function variantDecks() {
   return decksPromise;
 }
 
+/** Share, once the player has finished any of the day's five (the text: share.js). */
+function showShare(day) {
+  const box = document.getElementById("daily-share");
+  const over = day.challenges.some((c) => c.your_attempt && c.your_attempt.status !== "playing");
+  box.hidden = !over;
+  box.replaceChildren(...(over ? [shareButton(day.date)] : []));
+}
+
 async function load(date) {
   const ticket = ++loading;
   root.setAttribute("aria-busy", "true");
@@ -190,6 +199,7 @@ async function load(date) {
     renderCountdown(day);
     renderStreaks(day.streaks);
     list.replaceChildren(...day.challenges.map((c) => challengeCard(c, day, decks)));
+    showShare(day);
     const ready = day.challenges.filter((c) => c.ready);
     provenLine.hidden = !ready.length || !ready.every((c) => c.proven_winnable);
     clearTimeout(retry);

@@ -6,6 +6,8 @@
 
 import { api, socket } from "./api.js";
 import { challengeActions } from "./daily_actions.js";
+import { canFollow, followButton, following } from "./follow.js";
+import { shareButton } from "./share.js";
 import { attemptResult, dayName, duration, durationWords, el, errorText, playerLink, say } from "./ui.js";
 
 // What the live indicator says when the board's websocket closes with the server's code.
@@ -28,6 +30,9 @@ const actions = document.getElementById("board-actions");
 const message = document.getElementById("board-message");
 
 let totalCards = 52;
+let followed = new Set(); // names this account follows (follow.js)
+let view = "everyone"; // or "friends": the board's friends (the websocket's "friends")
+let lastBoard = null;
 let previous = new Map(); // user → the entry last drawn, to mark rows that changed
 let myStatus;
 
@@ -40,7 +45,15 @@ function row(entry, me) {
     "tr",
     { class: classes.filter(Boolean).join(" ") || null, dataset: { user: entry.user }, "aria-current": isMe ? "true" : null },
     el("td", { class: "num" }, String(entry.rank)),
-    el("th", { scope: "row", class: "player" }, playerLink(entry.user), isMe ? el("span", { class: "you" }, " (you)") : null),
+    el(
+      "th",
+      { scope: "row", class: "player" },
+      playerLink(entry.user),
+      isMe ? el("span", { class: "you" }, " (you)") : null,
+      canFollow() && entry.user !== root.dataset.username
+        ? followButton(entry.user, followed.has(entry.user), { star: true, onError: (text) => say(message, text, "error") })
+        : null,
+    ),
     el("td", {}, attemptResult(entry, totalCards)),
     el("td", { class: "num" }, String(entry.moves)),
     el("td", { class: "num" }, el("span", { title: durationWords(entry.time_seconds) }, duration(entry.time_seconds))),
@@ -59,13 +72,35 @@ function showNoChallenge(name) {
   else actions.before(notice);
 }
 
+const viewButtons = [...document.querySelectorAll("#board-view [data-view]")];
+const caption = table.querySelector("caption");
+const CAPTIONS = {
+  everyone: "Top 20: won first, then most cards home, fewest moves, least time.",
+  friends: "You and the players you follow, with your places on the whole board.",
+};
+
+function setView(next) {
+  view = next;
+  for (const button of viewButtons) button.setAttribute("aria-pressed", String(button.dataset.view === view));
+  caption.textContent = CAPTIONS[view];
+  table.dataset.view = view;
+  if (lastBoard) render(lastBoard);
+}
+
+for (const button of viewButtons) button.addEventListener("click", () => setView(button.dataset.view));
+
 function render(board) {
   if (root.dataset.noChallenge) return;
+  lastBoard = board;
   const me = board.me || null;
-  table.tBodies[0].replaceChildren(...board.results.map((entry) => row(entry, me)));
-  empty.hidden = board.results.length > 0;
+  // An account's pushes carry its friends (docs/api.md); the toggle shows only then.
+  document.getElementById("board-view").hidden = board.friends === undefined;
+  const shown = view === "friends" && board.friends ? board.friends : board.results;
+  table.tBodies[0].replaceChildren(...shown.map((entry) => row(entry, me)));
+  empty.hidden = shown.length > 0;
+  empty.textContent = view === "friends" ? "None of you is on this board yet: follow players from their profile or the star beside their name." : "No ranked attempts yet.";
   count.textContent = `${board.count} ranked ${board.count === 1 ? "attempt" : "attempts"}`;
-  const inTop = me !== null && board.results.some((entry) => entry.user === me.user);
+  const inTop = me !== null && shown.some((entry) => entry.user === me.user);
   mine.hidden = me === null || inTop;
   if (me !== null && !inTop) {
     mine.querySelector("tbody").replaceChildren(row(me, me));
@@ -77,6 +112,15 @@ function render(board) {
   const status = me ? me.status : null;
   if (myStatus !== undefined && status !== myStatus) loadActions();
   myStatus = status;
+  showShare(status);
+}
+
+/** Share the day's results once the viewer's attempt here is over. */
+function showShare(status) {
+  const box = document.getElementById("board-share");
+  const over = status !== null && status !== "playing";
+  if (over && !box.firstChild) box.replaceChildren(shareButton(date));
+  box.hidden = !over;
 }
 
 async function loadActions() {
@@ -143,6 +187,7 @@ async function start() {
   } catch {
     /* keep 52: only the "n/52 cards home" wording depends on it */
   }
+  if (canFollow()) followed = await following();
   loadActions();
   socket(
     `/ws/leaderboards/daily/${date}/${variant}/`,

@@ -3,6 +3,7 @@
 // game) and the all-time ranking (from LEADERBOARD_MIN_GAMES finished ranked games).
 
 import { api } from "./api.js";
+import { canFollow } from "./follow.js";
 import { attemptResult, dayName, duration, durationWords, el, errorText, percent, playerLink, plural, say } from "./ui.js";
 
 const tabs = [...document.querySelectorAll("#game-tabs [role=tab]")];
@@ -88,16 +89,65 @@ function leaderLines(challenge) {
   ];
 }
 
-function todayBoard(challenge, day) {
+// The friends' view of today's boards (an account's toggle): each board's entries of the
+// account and the players it follows, with their places on the whole board, asked again
+// every FRIENDS_REFRESH_MS while shown (each board's own page is the live one, pushed).
+let friendsView = false;
+const FRIENDS_REFRESH_MS = 10_000;
+
+function friendsLines(challenge, board) {
+  if (!board || !board.results.length) {
+    return [el("p", { class: "leader none" }, "None of you on this board yet.")];
+  }
+  const total = 52 * (decks?.[challenge.variant] || 1);
+  return [
+    el(
+      "ol",
+      { class: "friends-board", "aria-label": `${challenge.name}: you and the players you follow` },
+      ...board.results.map((entry) =>
+        el(
+          "li",
+          { dataset: { user: entry.user } },
+          el("span", { class: "friend-rank" }, `${entry.rank}.`),
+          " ",
+          playerLink(entry.user),
+          el("span", { class: "friend-result" }, " ", attemptResult(entry, total), ` · ${plural(entry.moves, "move")} · ${duration(entry.time_seconds)}`),
+        ),
+      ),
+    ),
+  ];
+}
+
+function todayBoard(challenge, day, friends) {
   const href = `/daily/${day.date}/${challenge.variant}/`;
   return el(
     "li",
     { class: "today-board card-panel", dataset: { variant: challenge.variant } },
     el("h3", {}, el("a", { class: "board-link", href }, challenge.name)),
     el("p", { class: "attempts" }, plural(challenge.attempts, "ranked attempt")),
-    ...leaderLines(challenge),
+    ...(friendsView && challenge.ready ? friendsLines(challenge, friends?.[challenge.variant]) : leaderLines(challenge)),
   );
 }
+
+async function friendsBoards(day) {
+  if (!friendsView) return null;
+  const boards = await Promise.all(
+    day.challenges.map((c) => api("GET", `/api/leaderboards/daily/${day.date}/${c.variant}/friends/`).catch(() => null)),
+  );
+  return Object.fromEntries(day.challenges.map((c, i) => [c.variant, boards[i]]));
+}
+
+const viewButtons = [...document.querySelectorAll("#today-view [data-view]")];
+if (canFollow()) document.getElementById("today-view").hidden = false;
+for (const button of viewButtons) {
+  button.addEventListener("click", () => {
+    friendsView = button.dataset.view === "friends";
+    for (const b of viewButtons) b.setAttribute("aria-pressed", String(b === button));
+    todayList.dataset.view = friendsView ? "friends" : "everyone";
+    showToday();
+  });
+}
+setInterval(() => friendsView && !document.hidden && showToday(), FRIENDS_REFRESH_MS);
 
 async function showToday() {
   try {
@@ -106,8 +156,9 @@ async function showToday() {
       decks ? null : api("GET", "/api/variants/").catch(() => []),
     ]);
     if (variants) decks = Object.fromEntries(variants.map((v) => [v.slug, v.decks]));
+    const friends = await friendsBoards(day);
     todayList.dataset.date = day.date;
-    todayList.replaceChildren(...day.challenges.map((challenge) => todayBoard(challenge, day)));
+    todayList.replaceChildren(...day.challenges.map((challenge) => todayBoard(challenge, day, friends)));
     say(todayMessage, "");
   } catch (error) {
     say(todayMessage, errorText(error), "error");

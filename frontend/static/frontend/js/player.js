@@ -2,6 +2,7 @@
 // challenge results per game, streaks, and the recent results, each linking to its day's board.
 
 import { api } from "./api.js";
+import { canFollow, followButton, following } from "./follow.js";
 import { renderProgress } from "./progress.js";
 import { RESULT_COLUMNS, attemptResult, duration, durationWords, el, errorText, say, serverNow, statsTable, streaksTable } from "./ui.js";
 
@@ -28,7 +29,20 @@ function recentRow(result, totalCards) {
   );
 }
 
+/** Follow / Following, for an account looking at someone else's profile. */
+async function showFollow() {
+  const name = root.dataset.username;
+  if (!canFollow() || name === document.documentElement.dataset.user) return;
+  const names = await following();
+  const note = el("span", { class: "note" }, " Whom you follow shows on your friends' boards; nobody is told.");
+  document.getElementById("player-follow").replaceChildren(
+    followButton(name, names.has(name), { onError: (text) => say(message, text, "error") }),
+    note,
+  );
+}
+
 async function start() {
+  showFollow();
   const path = `/api/players/${encodeURIComponent(root.dataset.username)}/`;
   const [profile, variants, progress] = await Promise.all([api("GET", path), api("GET", "/api/variants/"), api("GET", `${path}progress/`)]);
   const totalCards = Object.fromEntries(variants.map((v) => [v.slug, 52 * v.decks]));

@@ -2,6 +2,7 @@
 // finished games, all or by outcome (→ /replay/<id>/), both paginated by the API (20 a page).
 
 import { api } from "./api.js";
+import { followButton } from "./follow.js";
 import { renderProgress } from "./progress.js";
 import { RESULT_COLUMNS, ago, el, errorText, gameName, plural, say, serverNow, statsTable, statusWord, streaksTable, when } from "./ui.js";
 
@@ -132,3 +133,25 @@ for (const button of document.querySelectorAll(".segmented [data-status]")) {
 for (const task of [loadStats, loadStreaks, loadProgress]) task().catch(report);
 loadPlaying(1);
 loadFinished(1);
+
+// -- friends: the players this account follows --------------------------------------------------
+
+async function loadFriends() {
+  const list = document.getElementById("friends-list");
+  if (!list) return; // a guest follows nobody
+  const body = await api("GET", "/api/me/following/");
+  list.replaceChildren(
+    ...body.following.map((friend) =>
+      el(
+        "li",
+        { class: "friend", dataset: { user: friend.username } },
+        el("a", { href: `/players/${encodeURIComponent(friend.username)}/` }, friend.username),
+        " ",
+        followButton(friend.username, true, { small: true, onError: (text) => say(message, text, "error") }),
+      ),
+    ),
+  );
+  document.getElementById("friends-empty").hidden = body.following.length > 0;
+}
+
+loadFriends().catch(report);
