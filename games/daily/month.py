@@ -124,15 +124,15 @@ def daily_month(user: AbstractBaseUser | None, year: int, month: int) -> respons
             }
         )
     first = DailyChallenge.objects.order_by("date").values_list("date", flat=True).first()
-    month_start = every[0]
-    previous = (month_start - dt.timedelta(days=1)).replace(day=1)
-    following = every[-1] + dt.timedelta(days=1)
+    # Neighbours by (year, month), not by date arithmetic: 0001-01 and 9999-12 have none.
+    before = (year, month - 1) if month > 1 else (year - 1, 12)
+    after = (year, month + 1) if month < 12 else (year + 1, 1)
     return {
         "month": f"{year:04d}-{month:02d}",
         "today": today,
         "days": calendar_days,
-        "previous": previous.strftime("%Y-%m") if first and first < month_start else None,
-        "next": following.strftime("%Y-%m") if following <= today else None,
+        "previous": f"{before[0]:04d}-{before[1]:02d}" if first and first < every[0] else None,
+        "next": f"{after[0]:04d}-{after[1]:02d}" if every[-1] < today else None,
         "full_days": sum(1 for d in full if (d.year, d.month) == (year, month)),
         "badge": habit.month_badge(full, year, month) if account else None,
         "streak": _streak(played) if account else None,
