@@ -155,6 +155,19 @@ def open_game(page: Page, site: str, game_id: int, *, live: bool = True) -> None
     board_ready(page, live=live)
 
 
+def open_play_menu(page: Page) -> bool:
+    """On a phone, open the play page's ☰ menu (its header's links, new game, settings, rules
+    and resign are there) unless it is open; True when there is one (False on a desktop, whose
+    bar holds those controls)."""
+    button = page.locator("#menu-button")
+    if not button.is_visible():
+        return False
+    if button.get_attribute("aria-expanded") != "true":
+        button.click()
+    expect(page.locator("#play-menu")).to_be_visible()
+    return True
+
+
 def board_ready(page: Page, *, live: bool = True) -> None:
     expect(page.locator("#board")).to_have_attribute("data-move-number", _ANY)
     expect(page.locator("#board .pile[data-pile]").first).to_be_visible()

@@ -15,6 +15,7 @@ from tests.frontend.browser_helpers import (
     call_api,
     create_players,
     make_a_move,
+    open_play_menu,
     release_connection,
     sign_in,
     wait_for_new_game,
@@ -237,6 +238,7 @@ def test_new_game_in_a_ranked_attempt_says_the_attempt_stays_open(
     board_ready(page)
 
     # Even with no move made, it asks (and says why) rather than leaving the attempt silently.
+    open_play_menu(page)  # a phone's New game is in the ☰ menu
     page.locator("#new-game").click()
     dialog = page.locator("#new-game-dialog")
     expect(dialog).to_be_visible()
@@ -256,12 +258,14 @@ def test_new_game_in_a_ranked_attempt_says_the_attempt_stays_open(
     expect(dialog).to_be_hidden()
     assert page.url == f"{site}/play/{attempt}/"
     # Escape too.
+    open_play_menu(page)
     page.locator("#new-game").click()
     expect(dialog).to_be_visible()
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
     assert page.url == f"{site}/play/{attempt}/"
 
+    open_play_menu(page)
     page.locator("#new-game").click()
     dialog.locator("#confirm-new-game").click()
     casual = wait_for_new_game(page, attempt)
@@ -280,6 +284,7 @@ def test_new_game_in_a_ranked_attempt_says_the_attempt_stays_open(
     make_a_move(page, casual)
     page.reload()
     board_ready(page)
+    open_play_menu(page)
     page.locator("#new-game").click()
     expect(dialog.locator("#new-game-title")).to_have_text("Start a new game?")
     expect(dialog.locator("#new-game-casual")).to_be_visible()

@@ -18,6 +18,7 @@ from tests.frontend.browser_helpers import (
     call_api,
     create_players,
     expect_move_number,
+    open_play_menu,
     release_connection,
     tap_move,
     wait_for_new_game,
@@ -61,9 +62,14 @@ def test_a_visitor_plays_a_first_move_within_seconds_of_landing(site, new_contex
     assert seconds < 30  # it happens: no sign-in, no form on the way
     game = game_row(game_id)
     assert game.owner_is_guest and game.move_number == 1
-    # The header says so, and offers an account from this very page.
-    expect(page.locator("#guest-games")).to_be_visible()
-    expect(page.locator("#sign-up")).to_have_attribute("href", f"/signup/?next=/play/{game_id}/")
+    # The header says so, and offers an account from this very page (a phone's ☰ menu holds
+    # the header's links).
+    if open_play_menu(page):
+        guest, sign_up = "#menu-guest", "#menu-sign-up"
+    else:
+        guest, sign_up = "#guest-games", "#sign-up"
+    expect(page.locator(guest)).to_be_visible()
+    expect(page.locator(sign_up)).to_have_attribute("href", f"/signup/?next=/play/{game_id}/")
     screenshot(page, f"guest-first-move-{width}x{height}")
     assert errors == []
 
@@ -82,7 +88,7 @@ def test_a_shared_deal_link_opened_signed_out_then_after_signing_up(site, new_co
     screenshot(page, f"guest-shared-deal-{width}x{height}")
 
     # Signing up from the header comes back to the deal, now the account's.
-    page.locator("#sign-up").click()
+    page.locator("#menu-sign-up" if open_play_menu(page) else "#sign-up").click()
     expect(page.locator("#guest-keeps")).to_be_visible()
     screenshot(page, f"guest-sign-up-{width}x{height}")
     name = f"sharer{width}"

@@ -15,6 +15,7 @@ from tests.frontend.browser_helpers import (
     call_api,
     create_players,
     open_game,
+    open_play_menu,
     release_connection,
     sign_in,
     start_game,
@@ -57,6 +58,8 @@ def account_settings(username: str) -> dict:
 
 
 def open_settings(page: Page) -> None:
+    if not page.locator(".open-settings:visible").count():
+        open_play_menu(page)  # a phone's Settings are in the ☰ menu
     page.locator(".open-settings:visible").first.click()
     expect(page.locator("#settings-dialog")).to_be_visible()
 
@@ -96,6 +99,7 @@ def test_a_setting_chosen_on_one_device_is_in_force_on_another_from_the_first_pa
     assert 'data-table="blue"' in html_tag and 'data-hand="left"' in html_tag
     open_game(phone, site, game_id)
     assert first_paint(phone) == {"table": "blue", "back": "red", "hand": "left"}
+    open_play_menu(phone)  # a phone's New game is in the ☰ menu
     expect(phone.locator("#new-game .winnable-mark")).to_be_visible()
     open_settings(phone)
     for name, value in [("table", "blue"), ("card_back", "red"), ("left_handed", "on")]:
