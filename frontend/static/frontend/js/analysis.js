@@ -10,7 +10,8 @@ import { errorText, plural } from "./ui.js";
 
 const POLL_MS = 1500;
 
-/** ``page``: { markLosing(step|null), showLine(result), showGame(step) } from replay.js. */
+/** ``page``: { markLosing(step|null), showLine(result), showGame(step) } from replay.js. Resolves
+ * once the first answer (the analysis as it stands) is shown. */
 export function startAnalysis(gameId, page) {
   const box = document.getElementById("analysis");
   const ask = document.getElementById("analyse");
@@ -70,5 +71,5 @@ export function startAnalysis(gameId, page) {
     back.hidden = true;
     showLine.hidden = false;
   });
-  load("GET");
+  return load("GET");
 }

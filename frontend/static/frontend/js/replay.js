@@ -299,8 +299,11 @@ async function start() {
     scrubber.disabled = last === 0;
     fillHistory();
     fitHeader();
-    await goTo(0);
-    if (game.status !== "playing") startAnalysis(gameId, analysisPage);
+    // The analysis's box (above the controls) settles before the first step shows, so that the
+    // controls do not move under a finger once the page reads "Step 0 of N"; a done analysis
+    // opens on the move that lost the deal (its markLosing).
+    if (game.status !== "playing") await startAnalysis(gameId, analysisPage);
+    await goTo(losingStep ?? 0);
   } catch (error) {
     say(message, errorText(error), "error");
     stepLine.textContent = "";
