@@ -14,6 +14,7 @@ from tests.frontend.browser_helpers import (
     board_ready,
     call_api,
     create_players,
+    open_play_menu,
     release_connection,
     sign_in,
     wait_for_new_game,
@@ -57,6 +58,7 @@ def test_winnable_deals_only_holds_on_the_play_page_until_switched_off(
 
     # The play page shows it on "New game", whose new deal is a winnable one too.
     new_game = page.locator("#new-game")
+    open_play_menu(page)  # a phone's New game is in the ☰ menu
     expect(new_game.locator(".winnable-mark")).to_be_visible()
     expect(new_game).to_have_accessible_name(re.compile(r"^New game\s*,\s*winnable$"))
     screenshot(page, f"winnable-only-play-{width}")
@@ -76,9 +78,12 @@ def test_winnable_deals_only_holds_on_the_play_page_until_switched_off(
     assert dealt(third).winnable
 
     # Switched off in the play page's Settings: no mark, a random deal, and the lobby agrees.
+    open_play_menu(page)
     page.locator(".open-settings:visible").first.click()
     page.locator("#setting-winnable").uncheck()
     page.locator("#settings-close").click()
+    open_play_menu(page)
+    expect(new_game).to_be_visible()
     expect(new_game.locator(".winnable-mark")).to_be_hidden()
     new_game.click()
     fourth = wait_for_new_game(page, first, second, third)
