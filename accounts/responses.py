@@ -35,3 +35,4 @@ class PlayerSettings(TypedDict):
     left_handed: Annotated[bool, "On a phone: the buttons and the stock on the left."]
     winnable_only: Annotated[bool, "New random deals are ones the solver has proven winnable."]
     saved: Annotated[bool, "Whether the account has saved any; false: these are the defaults."]
+    saved_at: Annotated[str | None, "When they were last saved (ISO 8601); null when never."]

@@ -82,8 +82,11 @@ def still_signed_in(user_id: int, *, token_key: str | None, session_key: str | N
 def settings_of(user: AbstractUser) -> dict[str, Any]:
     """The account's settings (``accounts.preferences``), the defaults for those never saved,
     and ``saved``: whether the account has saved any (a page then adopts the ones its browser
-    kept locally, as a guest's, rather than show the defaults)."""
+    kept locally, as a guest's, rather than show the defaults), and ``saved_at``: when they
+    were last saved (ISO 8601, null when never), so that a page served just before a save
+    reached the account can tell its settings older than the save's answer its browser kept."""
     row = PlayerSettings.objects.filter(user_id=user.pk).first()
     if row is None:
-        return {**DEFAULTS, "saved": False}
-    return {**{name: getattr(row, name) for name in NAMES}, "saved": True}
+        return {**DEFAULTS, "saved": False, "saved_at": None}
+    settings = {name: getattr(row, name) for name in NAMES}
+    return {**settings, "saved": True, "saved_at": row.updated_at.isoformat()}

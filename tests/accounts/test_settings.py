@@ -6,6 +6,7 @@ page served with the signed-in account's settings so it draws them from the firs
 from __future__ import annotations
 
 import typing
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -41,14 +42,17 @@ def patch(client: Client, body: Any) -> Any:
 def test_an_account_that_saved_nothing_has_the_defaults(signed_in: Client) -> None:
     answer = signed_in.get(url("settings"))
     assert answer.status_code == 200
-    assert answer.json() == {**DEFAULTS, "saved": False}
+    assert answer.json() == {**DEFAULTS, "saved": False, "saved_at": None}
     assert not PlayerSettings.objects.exists()  # reading creates nothing
 
 
 def test_a_change_is_saved_and_the_other_settings_stay(signed_in: Client, ada: User) -> None:
     answer = patch(signed_in, {"table": "blue", "left_handed": True})
     assert answer.status_code == 200
-    assert answer.json() == {**DEFAULTS, "table": "blue", "left_handed": True, "saved": True}
+    first = answer.json()
+    saved_at = datetime.fromisoformat(first.pop("saved_at"))
+    assert first == {**DEFAULTS, "table": "blue", "left_handed": True, "saved": True}
+    assert saved_at == PlayerSettings.objects.get(user=ada).updated_at
 
     answer = patch(signed_in, {"speed": "slow", "winnable_only": True, "sound": True})
     expected = {
@@ -60,6 +64,9 @@ def test_a_change_is_saved_and_the_other_settings_stay(signed_in: Client, ada: U
         "sound": True,
         "saved": True,
     }
+    last_saved = PlayerSettings.objects.get(user=ada).updated_at
+    assert last_saved > saved_at  # the time of the last save
+    expected["saved_at"] = last_saved.isoformat()
     assert answer.json() == expected
     assert signed_in.get(url("settings")).json() == expected
     assert settings_of(ada) == expected

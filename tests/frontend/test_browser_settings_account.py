@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
 from accounts.models import PlayerSettings
@@ -193,3 +194,28 @@ def test_signing_in_keeps_an_accounts_saved_settings_or_gives_it_the_browsers(
     stored = json.loads(page.evaluate("localStorage.getItem('patience.settings')"))
     assert stored["table"] == "grey"
     screenshot(page, "settings-account-kept-on-sign-in")
+
+
+def test_a_page_served_just_before_a_save_landed_shows_the_save(site, page):
+    """A reload straight after a change can be served by the server before the change's save
+    is committed (the old page lives on until the new one arrives, and gets the save's
+    answer): the new page then shows the save's settings, which are newer, not those it was
+    served."""
+    PlayerSettings.objects.create(user=User.objects.get(username="ada"), table="blue")
+    release_connection()
+    page.goto(site + "/")
+    box = page.locator("#winnable-only")
+    expect(box).not_to_be_checked()
+    served_before_the_save = page.request.get(site + "/").text()  # the session's own page
+
+    box.check()
+    saved(page)  # the answer came, and the account has it
+    assert account_settings("ada")["winnable_only"] is True
+
+    page.route(
+        site + "/",
+        lambda route: route.fulfill(body=served_before_the_save, content_type="text/html"),
+    )
+    page.reload()
+    expect(page.locator("#winnable-only")).to_be_checked()
+    page.unroute(site + "/")

@@ -16,6 +16,10 @@ const KEY = "patience.settings";
 // An account's changes not yet confirmed by the server (the page left before the answer came):
 // the next page applies them over the ones it was served with, and saves them again.
 const PENDING = "patience.settings.pending";
+// The account's settings as the last save's answer gave them, with its saved_at: a page
+// served while that save was on its way (a reload straight after a change) was served older
+// ones, and takes these instead.
+const CONFIRMED = "patience.settings.confirmed";
 
 export const CHOICES = {
   speed: { off: "Off", fast: "Fast", normal: "Normal", slow: "Slow" },
@@ -113,14 +117,25 @@ function pendingChanges() {
   return pending && pending.account === pageAccount() ? known(pending.changes) : {};
 }
 
+/** The account's settings: those served with the page, unless the answer to a save this
+ * browser made is newer (the page was rendered before that save was committed). */
+function accountSettings() {
+  const confirmed = readJSON(CONFIRMED);
+  const mine = confirmed && confirmed.account === pageAccount();
+  if (mine && (!served.saved || Date.parse(confirmed.saved_at) > Date.parse(served.saved_at))) {
+    return known(confirmed.settings);
+  }
+  return known(served);
+}
+
 let current;
 let toSave = {}; // an account's changes still to send
 
 if (!ACCOUNT) {
   current = { ...DEFAULTS, ...storedLocally() };
-} else if (served.saved) {
+} else if (served.saved || readJSON(CONFIRMED)?.account === pageAccount()) {
   toSave = pendingChanges();
-  current = { ...DEFAULTS, ...known(served), ...toSave };
+  current = { ...DEFAULTS, ...accountSettings(), ...toSave };
 } else {
   // An account with no settings saved yet takes this browser's (a guest's who signed in or up).
   toSave = { ...storedLocally(), ...pendingChanges() };
@@ -152,23 +167,34 @@ export function onSaveFailed(listener) {
 }
 
 let sending = null;
+let inFlight = {}; // the changes of the request being sent
+
+// What the account has not confirmed yet (sent or not), kept in this browser so that a page
+// loaded before the server has them (a reload straight after a change) still shows them.
+function rememberPending() {
+  const changes = { ...inFlight, ...toSave };
+  writeJSON(PENDING, Object.keys(changes).length ? { account: pageAccount(), changes } : null);
+}
 
 /** Send the account's unsaved changes, one request at a time (the last choice wins). */
 function flush() {
   if (!ACCOUNT || sending || !Object.keys(toSave).length) return;
   const changes = toSave;
+  inFlight = changes;
   toSave = {};
-  writeJSON(PENDING, { account: pageAccount(), changes });
+  rememberPending();
   sending = api("PATCH", "/api/auth/settings/", changes)
     .then(
-      () => {
-        const still = Object.keys(toSave).length;
-        writeJSON(PENDING, still ? { account: pageAccount(), changes: toSave } : null);
+      (answer) => {
+        inFlight = {};
+        rememberPending();
+        writeJSON(CONFIRMED, { account: pageAccount(), saved_at: answer.saved_at, settings: answer });
       },
       (error) => {
         // Refused (a value the server does not take, signed out since) or not sent: the page
         // keeps the choice, the account does not; said once, not retried in a loop.
-        writeJSON(PENDING, null);
+        inFlight = {};
+        rememberPending();
         for (const listener of failures) listener(error);
       },
     )
@@ -185,6 +211,7 @@ export function saveSettings(changes) {
   writeJSON(KEY, current);
   if (ACCOUNT) {
     toSave = { ...toSave, ...valid };
+    rememberPending(); // before the request, which a reload may cut short
     flush();
   }
   applySettings(current);
