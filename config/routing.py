@@ -3,6 +3,7 @@
 from django.urls import path, re_path
 
 from games import consumers, converters
+from games.races.consumers import RaceConsumer
 
 assert converters  # registers the <date:...> converter
 
@@ -12,6 +13,7 @@ websocket_urlpatterns = [
         "ws/leaderboards/daily/<date:date>/<slug:variant>/",
         consumers.LeaderboardConsumer.as_asgi(),
     ),
+    path("ws/races/<slug:code>/", RaceConsumer.as_asgi()),
     # Anything else (a mistyped path, a date that does not exist): closed with 4404, where
     # Channels' router would fail the handshake with a server error.
     re_path(r"", consumers.NoSuchStream.as_asgi()),

@@ -389,6 +389,16 @@ ANALYSES_QUEUED_PER_PLAYER = env_number("ANALYSES_QUEUED_PER_PLAYER", 3)
 ANALYSIS_POSITION_SECONDS = env_number("ANALYSIS_POSITION_SECONDS", 5)
 ANALYSIS_POSITION_POSITIONS = env_number("ANALYSIS_POSITION_POSITIONS", 1_000_000)
 ANALYSIS_SECONDS = env_number("ANALYSIS_SECONDS", 60)
+# Races (games.races): players in a room, the countdown before its games take moves, its time
+# limit when the opener names none; rooms opened and joined (a quick race counts as a join) per
+# player and per address in an hour (a guest at GUEST_SHARE_PERCENT).
+RACE_MAX_PLAYERS = env_number("RACE_MAX_PLAYERS", 10)
+RACE_COUNTDOWN_SECONDS = env_number("RACE_COUNTDOWN_SECONDS", 3)
+RACE_TIME_LIMIT_SECONDS = env_number("RACE_TIME_LIMIT_SECONDS", 600)
+RACES_OPENED_PER_HOUR = env_number("RACES_OPENED_PER_HOUR", 30)
+RACES_OPENED_PER_ADDRESS_PER_HOUR = env_number("RACES_OPENED_PER_ADDRESS_PER_HOUR", 120)
+RACES_JOINED_PER_HOUR = env_number("RACES_JOINED_PER_HOUR", 120)
+RACES_JOINED_PER_ADDRESS_PER_HOUR = env_number("RACES_JOINED_PER_ADDRESS_PER_HOUR", 480)
 
 
 def _rate(number: int, period: str, share_percent: int = 100) -> str | None:
@@ -438,6 +448,12 @@ REST_FRAMEWORK = {
         "analysis": _rate(ANALYSES_PER_HOUR, "hour"),
         "analysis_guest": _rate(ANALYSES_PER_HOUR, "hour", GUEST_SHARE_PERCENT),
         "analysis_address": _rate(ANALYSES_PER_ADDRESS_PER_HOUR, "hour"),
+        "race_open": _rate(RACES_OPENED_PER_HOUR, "hour"),
+        "race_open_guest": _rate(RACES_OPENED_PER_HOUR, "hour", GUEST_SHARE_PERCENT),
+        "race_open_address": _rate(RACES_OPENED_PER_ADDRESS_PER_HOUR, "hour"),
+        "race_join": _rate(RACES_JOINED_PER_HOUR, "hour"),
+        "race_join_guest": _rate(RACES_JOINED_PER_HOUR, "hour", GUEST_SHARE_PERCENT),
+        "race_join_address": _rate(RACES_JOINED_PER_ADDRESS_PER_HOUR, "hour"),
     },
     # drf-spectacular's, documenting the session's 409 account_changed on every write.
     "DEFAULT_SCHEMA_CLASS": "accounts.schema.AutoSchema",

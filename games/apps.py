@@ -10,6 +10,9 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from games import signals  # noqa: F401  (connects the receivers)
+        from games.races import rules as race_rules
+
+        race_rules.install()
 
         checks.register(solver_core_check)
         from games.solver import core

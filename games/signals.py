@@ -18,7 +18,7 @@ from accounts.guests import guest_merging
 from accounts.services import removed_by_staff, removing_accounts
 from games.core.signals import ranked_game_finished
 from games.daily import leaderboards
-from games.models import Game, IdempotencyRecord
+from games.models import Game, IdempotencyRecord, Race, RacePlayer
 from games.moderation import services as moderation
 from games.moderation.fair_play import record_automatic_flags
 from web.live import games as live
@@ -55,6 +55,13 @@ def move_guest_games(sender: Any, guest: Any, account: Any, **kwargs: Any) -> No
     list(mine.select_for_update().values_list("pk", flat=True))
     mine.update(owner_id=account.pk)
     IdempotencyRecord.objects.filter(user_id=guest.pk).delete()
+    # Its places in races too (where the account is not in the same race: that place is the
+    # account's already, and the guest's goes with the guest), and the rooms it opened.
+    both = RacePlayer.objects.filter(player_id=account.pk).values("race_id")
+    RacePlayer.objects.filter(player_id=guest.pk).exclude(race_id__in=both).update(
+        player_id=account.pk
+    )
+    Race.objects.filter(opener_id=guest.pk).update(opener_id=account.pk)
 
 
 @receiver(ranked_game_finished, dispatch_uid="games.fair_play_checks")

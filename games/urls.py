@@ -9,6 +9,7 @@ from games.moderation import views as moderation_views
 from games.play import views as play_views
 from games.profiles import follow_views
 from games.profiles import views as profile_views
+from games.races import urls as race_urls
 
 app_name = "games"
 assert converters  # registers the <date:...> and <game_id:...> converters
@@ -106,4 +107,5 @@ urlpatterns = [
         moderation_views.StaffGameReviewView.as_view(),
         name="staff-game-review",
     ),
+    *race_urls.urlpatterns,
 ]

@@ -15,6 +15,8 @@ Jobs (``JOBS``):
   ``DEAD_END_MINUTES``, lost; every minute.
 - ``analyses`` (``games.analysis.job.run``): make the analyses players asked for ("Where the
   game was lost"), one at a time, each search in a solver child process.
+- ``races`` (``games.races.job.run``): settle the races whose countdown or time limit is over,
+  every second, so that a room nobody moves in or reads ends on time.
 
 Each job has a runner thread. The runner tries the job's lock (``games.background.locks``:
 a PostgreSQL advisory lock, or a file lock on SQLite) every ``poll`` seconds; the instance
@@ -90,6 +92,12 @@ def _analyses(stop: threading.Event) -> None:
     job.run(stop)
 
 
+def _races(stop: threading.Event) -> None:
+    from games.races import job
+
+    job.run(stop)
+
+
 def _guests(stop: threading.Event) -> None:
     from accounts import guests
 
@@ -102,6 +110,7 @@ JOBS: dict[str, Job] = {
     "guests": Job("guests", _guests),
     "tidy-games": Job("tidy-games", _tidy_games),
     "analyses": Job("analyses", _analyses),
+    "races": Job("races", _races),
 }
 
 

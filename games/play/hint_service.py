@@ -140,7 +140,9 @@ def work_out_hint(
         variant = get_variant(game.deal.variant)
         return game, variant, variant.state_from_json(game.state), _positions_seen(variant, game)
 
-    game, variant, state, seen = act_on_game(user, game_id, expected_move_number, read)
+    game, variant, state, seen = act_on_game(
+        user, game_id, expected_move_number, read, action="hint"
+    )
     version = game.move_number
     if not connection.in_atomic_block:
         # Give the connection back (to the pool, on PostgreSQL) while the search runs.
@@ -212,7 +214,7 @@ def request_hint(
             Outcome(game, state, [{"type": "hinted"}]).schedule_live_update()
         return GivenHint(game, look.move, look.message, look.source, look.lost)
 
-    return act_on_game(user, game_id, expected_move_number, act)
+    return act_on_game(user, game_id, expected_move_number, act, action="hint")
 
 
 def refuse_ranked(game: Game) -> None:

@@ -45,6 +45,15 @@ from web.live import games as live
 
 STATUS_AFTER_EVENT = {"game_won": Game.Status.WON, "game_lost": Game.Status.LOST}
 
+#: What a feature refuses beyond the checks every action makes (``act_on_game``), called with
+#: the locked game and the action ("move", "undo", "resign", "end", "abandon", "hint"); each
+#: raises a ``GameError`` to refuse. A race's game (``games.races.rules``) adds its own: play
+#: knows nothing of races.
+ACTION_RULES: list[Callable[[Game, str], None]] = []
+#: Called with the game once an action is taken, in its transaction (a race schedules its
+#: room's update for after the commit).
+AFTER_ACTION: list[Callable[[Game], None]] = []
+
 
 @dataclass
 class Outcome:
@@ -266,7 +275,7 @@ def undo_move(
             game, variant, line[-2], {"type": UNDO}, events, Game.Status.PLAYING, away_ms=away_ms
         )
 
-    return act_on_game(user, game_id, expected_move_number, act, in_play=False)
+    return act_on_game(user, game_id, expected_move_number, act, in_play=False, action="undo")
 
 
 def resign_game(
@@ -285,7 +294,7 @@ def resign_game(
         game.can_undo = False
         return record(game, variant, state, {"type": RESIGN}, events, Game.Status.RESIGNED)
 
-    return act_on_game(user, game_id, expected_move_number, act)
+    return act_on_game(user, game_id, expected_move_number, act, action="resign")
 
 
 def end_game(
@@ -305,7 +314,7 @@ def end_game(
             )
         return end_at_dead_end(game)
 
-    return act_on_game(user, game_id, expected_move_number, act)
+    return act_on_game(user, game_id, expected_move_number, act, action="end")
 
 
 def end_at_dead_end(game: Game, *, finished_at: dt.datetime | None = None) -> Outcome:
@@ -400,7 +409,7 @@ def abandon_game(
         outcome = record(game, variant, state, {"type": RESIGN}, events, Game.Status.RESIGNED)
         return AbandonOutcome(game_id, "resigned", outcome.representation_with_events())
 
-    return act_on_game(user, game_id, expected_move_number, act)
+    return act_on_game(user, game_id, expected_move_number, act, action="abandon")
 
 
 def delete_untouched_games(older_than: dt.timedelta, limit: int = 500) -> int:
@@ -434,10 +443,12 @@ def act_on_game(
     act: Callable[[Game], R],
     *,
     in_play: bool = True,
+    action: str = "move",
 ) -> R:
     """``act`` on the player's game, locked (``lock_game``), in one transaction, once the
     checks every action makes have passed: 409 ``stale_move_number`` at a version other than
-    ``expected_move_number``, and (``in_play``) 409 ``game_finished`` once the game is over.
+    ``expected_move_number``, and (``in_play``) 409 ``game_finished`` once the game is over;
+    then the features' ``ACTION_RULES`` for ``action``, and ``AFTER_ACTION`` once it is taken.
 
     A ranked attempt whose day has closed is refused (409 ``challenge_closed``) after its
     transaction commits: one still in play (the day closer has not reached it yet, or runs
@@ -450,7 +461,12 @@ def act_on_game(
             check_version(game, expected_move_number)
             if in_play:
                 refuse_finished(game)
-            return act(game)
+            for rule in ACTION_RULES:
+                rule(game, action)
+            result = act(game)
+            for after in AFTER_ACTION:
+                after(game)
+            return result
         if not game.is_finished:
             close_game(game)
     raise GameError(

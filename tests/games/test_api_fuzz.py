@@ -47,6 +47,8 @@ from games.models import (
     GameFlag,
     IdempotencyRecord,
     Move,
+    Race,
+    RacePlayer,
     WinnableDeal,
 )
 from tests.games.helpers import SLUGS, new_game, play
@@ -225,6 +227,8 @@ MODELS = [
     AuditLog,
     Token,
     UserSession,
+    Race,
+    RacePlayer,
 ]
 
 

@@ -79,7 +79,10 @@ STATUS_OF_REFUSAL = {
         ),
         404,
     ),
-    **dict.fromkeys(("staff_account", "own_account", "account_required"), 403),
+    **dict.fromkeys(
+        ("staff_account", "own_account", "account_required", "not_race_opener", "not_in_race"),
+        403,
+    ),
     **dict.fromkeys(
         (
             "stale_move_number",
@@ -101,6 +104,11 @@ STATUS_OF_REFUSAL = {
             "too_many_unplayed_winnable",
             "too_many_follows",
             "game_in_play",
+            "race_full",
+            "race_started",
+            "race_not_started",
+            "race_not_over",
+            "too_few_players",
         ),
         409,
     ),

@@ -1,0 +1,30 @@
+"""What a race's room (``/ws/races/<code>/``) is sent after a commit: the race as anyone sees
+it (``selectors.public_view``: progress, never a card, a move or the seed before the end),
+built once for all its watchers; each connection adds what is the watcher's own ("you")."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from games.races import selectors
+from games.races.models import Race
+from web.live.publish import publish
+
+
+def race_group(code: str) -> str:
+    return f"race-{code}"
+
+
+def publish_race(race: Race) -> None:
+    """The race as it is now, to its room (read fresh: after the commit that changed it)."""
+    fresh = Race.objects.select_related("deal", "opener", "rematch").filter(pk=race.pk).first()
+    if fresh is not None:
+        publish(
+            race_group(fresh.code), {"type": "race.update", "race": selectors.public_view(fresh)}
+        )
+
+
+def schedule_race_update(race: Race) -> None:
+    """After the commit: the race to its room. robust: the change is committed whatever Redis
+    does; a failed publish is logged."""
+    transaction.on_commit(lambda: publish_race(race), robust=True)

@@ -1,0 +1,74 @@
+"""What a race's game refuses beyond a casual game's rules, hooked into the play service's
+checks (``games.play.services.ACTION_RULES``, ``AFTER_ACTION``) so that no path of a move
+(REST, the game's websocket) can skip them: a move or an undo before the countdown has ended
+(409 ``race_not_started``), a hint ever (409 ``hints_not_allowed``: a race is between the
+players), an undo in a room that turned it off (409 ``undo_not_allowed``). After an action of a
+race's game, the race is settled and its room told, once the action has committed.
+
+Also the analysis's hold (``games.analysis.eligibility.HOLDS``): a race's game is analysed
+once the race is over, as every game of it shows the same deal."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.errors import GameError
+from games.models import Game
+from games.races.models import Race, RacePlayer
+
+#: The race of a game, looked up once per action and kept on the locked instance.
+_RACE = "_patience_race"
+
+
+def race_of(game: Game) -> Race | None:
+    """The race ``game`` is a player's game of, or None (one indexed read per action)."""
+    if _RACE not in game.__dict__:
+        entry = RacePlayer.objects.select_related("race").filter(game_id=game.pk).first()
+        game.__dict__[_RACE] = entry.race if entry is not None else None
+    return game.__dict__[_RACE]
+
+
+def refuse(game: Game, action: str) -> None:
+    race = race_of(game)
+    if race is None:
+        return
+    if action == "hint":
+        raise GameError("hints_not_allowed", "Races have no hints: the race is between you.")
+    if action == "undo" and not race.undo:
+        raise GameError("undo_not_allowed", "This race's room plays without undo.")
+    if action in ("move", "undo") and race.starts_at and timezone.now() < race.starts_at:
+        raise GameError(
+            "race_not_started",
+            "The race has not started yet: moves are taken once the countdown ends.",
+            starts_at=race.starts_at.isoformat().replace("+00:00", "Z"),
+        )
+
+
+def after(game: Game) -> None:
+    race = game.__dict__.get(_RACE)
+    if race is None or race.state == Race.State.FINISHED:
+        return
+    from games.races import services  # not at the top: services imports the play services
+
+    transaction.on_commit(lambda: services.settle_and_publish(race.pk), robust=True)
+
+
+def race_not_over(game: Game) -> str | None:
+    race = race_of(game)
+    if race is not None and race.state != Race.State.FINISHED:
+        return "This game is in a race: it can be analysed once the race is over."
+    return None
+
+
+def install() -> None:
+    """Hook the rules in (``GamesConfig.ready``); once, however often it is called."""
+    from games.analysis import eligibility
+    from games.play import services as play_services
+
+    if refuse not in play_services.ACTION_RULES:
+        play_services.ACTION_RULES.append(refuse)
+        play_services.AFTER_ACTION.append(after)
+    if race_not_over not in eligibility.HOLDS:
+        # Before the day's hold, whose words are a daily deal's (a race's deal is sealed too).
+        eligibility.HOLDS.insert(0, race_not_over)

@@ -1,0 +1,20 @@
+"""The limits on opening and joining races (``games.play.throttling``'s way: per player and
+per address, both budgets must have room; a guest gets ``GUEST_SHARE_PERCENT`` of an
+account's): ``race_open`` (``RACES_OPENED_PER_HOUR``) for a new room, ``race_join``
+(``RACES_JOINED_PER_HOUR``) for joining one and for a quick race."""
+
+from __future__ import annotations
+
+from games.play.throttling import PlayerThrottle, TooManyRequests
+
+
+class RaceThrottle(PlayerThrottle):
+    """The view's ``throttle_scope``, on POST."""
+
+
+def too_many_races(wait: float | None) -> TooManyRequests:
+    return TooManyRequests(
+        "You (or the players sharing your address) have opened or joined too many races in a "
+        "short time.",
+        wait,
+    )
