@@ -25,6 +25,7 @@ urlpatterns = [
         views.daily_solution,
         name="daily-solution",
     ),
+    path("races/<slug:code>/", views.race, name="race"),
     path("leaderboards/", views.leaderboards, name="leaderboards"),
     path("profile/", views.profile, name="profile"),
     path("players/<str:username>/", views.player, name="player"),

@@ -23,6 +23,7 @@ from frontend.games import GAMES
 from games.core import days
 from games.play import selectors as play_selectors
 from games.profiles import selectors as profiles
+from games.races.models import Race
 from games.solver.winnability import figures_budget_words, percent
 from games.solver.winnability import read_summary as read_winnability_summary
 from web.http import errors
@@ -145,6 +146,16 @@ def daily_solution(request: HttpRequest, date: dt.date, slug: str) -> HttpRespon
     if slug not in GAMES:
         raise Http404("No such game.")
     return _page(request, "replay.html", solution=True, date=date, slug=slug, name=GAMES[slug])
+
+
+@ensure_csrf_cookie
+def race(request: HttpRequest, code: str) -> HttpResponse:
+    """A race's room, for anyone with its link (a visitor who joins plays as a guest: the CSRF
+    cookie is set for that); the race itself comes from /ws/races/<code>/."""
+    variant = Race.objects.filter(code=code).values_list("variant", flat=True).first()
+    if variant is None:
+        raise Http404("No such race.")
+    return _page(request, "race.html", code=code, slug=variant, name=GAMES[variant])
 
 
 def leaderboards(request: HttpRequest) -> HttpResponse:

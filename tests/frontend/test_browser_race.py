@@ -1,0 +1,60 @@
+"""A race in the browser, two players in two contexts at desktop and phone sizes: one opens a
+race from the lobby's Race box and lands in its room, the other opens the link and joins; the
+opener starts it, both rooms count down and say the race runs, each gets "Play your game";
+one resigns, then the other, and both rooms show the result and the deal's number."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.frontend.browser_helpers import call_api, create_players, sign_in, watch_errors
+from tests.frontend.conftest import screenshot
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_two_players_race_from_a_link_and_see_each_other_live(
+    site, new_context, django_user_model, size
+):
+    create_players(django_user_model, "ada", "bea")
+    pages = {}
+    errors = []
+    for name in ("ada", "bea"):
+        page = new_context(viewport=SIZES[size]).new_page()
+        errors += watch_errors(page)
+        sign_in(page, site, name)
+        pages[name] = page
+    ada, bea = pages["ada"], pages["bea"]
+
+    ada.goto(f"{site}/")
+    ada.select_option("#race-variant", "gold-mine")
+    ada.click("#race-form button[data-race='open']")
+    ada.wait_for_url(re.compile(r"/races/[a-z0-9]+/$"))
+    expect(ada.locator("#race-phase")).to_contain_text("Waiting for players")
+    expect(ada.locator("#live-status")).to_have_text("Live")
+
+    bea.goto(ada.url)
+    bea.get_by_role("button", name="Join the race").click()
+    expect(ada.locator("#race-players tbody tr")).to_have_count(2)
+    ada.get_by_role("button", name="Start the race").click()
+    for page in (ada, bea):
+        expect(page.locator("#race-phase")).to_contain_text("Racing", timeout=10_000)
+        expect(page.get_by_role("link", name="Play your game")).to_be_visible()
+    screenshot(ada, f"race-running-{size}")
+
+    code = ada.url.rstrip("/").rsplit("/", 1)[-1]
+    for page in (ada, bea):
+        game = call_api(page, "GET", f"/api/races/{code}/")["body"]["you"]["game"]
+        assert call_api(page, "POST", f"/api/games/{game}/resign/", {})["status"] == 200
+    for page in (ada, bea):
+        expect(page.locator("#race-phase")).to_have_text("The race is over.", timeout=10_000)
+        expect(page.locator("#race-seed")).to_contain_text("The deal was number")
+        expect(page.get_by_role("button", name="Rematch")).to_be_visible()
+    screenshot(bea, f"race-over-{size}")
+    assert errors == []
