@@ -169,10 +169,11 @@ def _longest_burst(timeline: list[dict[str, Any]]) -> str | None:
     )
 
 
-def record_automatic_flags(game: Game) -> list[GameFlag]:
-    """Raise a flag for each fair-play check a ranked attempt fails, in the caller's
-    transaction. A check raises its flag once per game: one staff cleared stays cleared."""
-    if not game.ranked:
+def record_automatic_flags(game: Game, *, casual: bool = False) -> list[GameFlag]:
+    """Raise a flag for each fair-play check a ranked attempt fails (``casual``: any game, a
+    race's), in the caller's transaction. A check raises its flag once per game: one staff
+    cleared stays cleared."""
+    if not game.ranked and not casual:
         return []
     known = set(game.flags.filter(automatic=True).values_list("reason", flat=True))
     return [

@@ -25,6 +25,7 @@ from games.core.history import RESIGN, SERVICE_EVENTS
 from games.core.locks import lock_any_game
 from games.errors import GameError
 from games.models import Deal, Game
+from games.moderation.fair_play import record_automatic_flags
 from games.play import services as play_services
 from games.play import winnable_pool
 from games.races import live, ranking, selectors
@@ -325,11 +326,17 @@ def settle_due(now: dt.datetime | None = None, limit: int = 200) -> int:
 
 def _finish(race: Race, entries: list[RacePlayer], ended_at: dt.datetime) -> None:
     """End the race: a game still in play is ended as of ``ended_at`` (lost at a dead end,
-    else resigned, out of time), so nobody plays on once the seed is shown; then the places."""
+    else resigned, out of time), so nobody plays on once the seed is shown; the fair-play
+    checks on every game; then the places."""
     for entry in entries:
         if entry.game is not None and not entry.game.is_finished:
             entry.game = _end_game(entry.game.pk, ended_at)
             entry.out_of_time = entry.game.status == Game.Status.RESIGNED
+    for entry in entries:
+        if entry.game is not None:
+            # A race is for fun, but its result is shown beside others': the fair-play checks
+            # run on each game as on a ranked attempt, once, as the race ends.
+            record_automatic_flags(entry.game, casual=True)
     standings = [standing(entry, race) for entry in entries]
     for entry, place in zip(entries, ranking.places(standings), strict=True):
         entry.place = place

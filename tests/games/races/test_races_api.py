@@ -12,7 +12,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games.models import Game
+from games.models import Game, GameFlag
 from games.races import ranking, services
 from games.races.models import Race, RacePlayer
 from tests.games.helpers import client_for, make_user
@@ -325,3 +325,41 @@ def test_a_race_game_is_analysed_once_the_race_is_over() -> None:
     refused = ada.post(f"/api/games/{game_of(body)}/analysis/", {}, format="json")
     error = assert_error(refused, 404, "not_yet")
     assert "race" in error["message"]
+
+
+def test_ten_players_race_and_an_eleventh_is_refused() -> None:
+    opener = client_for()
+    others = [client_for() for _ in range(9)]
+    body = started(opener, others)
+    assert len(body["players"]) == 10 and body["phase"] == "running"
+    full = open_race(client_for())["code"]
+    for client in [client_for() for _ in range(9)]:
+        assert post(client, full, "join").status_code == 200
+    assert_error(post(client_for(), full, "join"), 409, "race_full")
+    # Every one of the ten has a game of their own on the one deal.
+    games = Game.objects.filter(race_entry__race__code=body["code"])
+    assert games.count() == 10 and len({g.deal_id for g in games}) == 1
+    assert len({g.owner_id for g in games}) == 10
+
+
+def test_the_fair_play_checks_run_on_every_game_of_a_race_as_it_ends() -> None:
+    ada, bo = client_for(), client_for()
+    body = started(ada, [bo])
+    win(ada, game_of(body))  # the whole line in a moment: faster than a person plays
+    bo_game = race(bo, body["code"])["you"]["game"]
+    bo.post(f"/api/games/{bo_game}/resign/", {}, format="json")
+    assert race(ada, body["code"])["phase"] == "finished"
+    assert GameFlag.objects.filter(game_id=game_of(body), automatic=True).exists()
+
+
+def test_a_guests_race_goes_with_it_when_it_signs_in_to_an_account(django_user_model) -> None:
+    visitor = APIClient(REMOTE_ADDR="203.0.113.10")
+    visitor.get("/api/auth/csrf/")
+    code = open_race(visitor)["code"]
+    django_user_model.objects.create_user("carla", password="carla-pass-123")
+    signed = visitor.post(
+        "/api/auth/login/", {"username": "carla", "password": "carla-pass-123"}, format="json"
+    )
+    assert signed.status_code == 200, signed.content
+    body = race(visitor, code)
+    assert body["opener"] == "carla" and body["you"]["joined"] is True
