@@ -1,5 +1,6 @@
 """A race in the browser, two players in two contexts at desktop and phone sizes: one opens a
-race from the lobby's Race box and lands in its room, the other opens the link and joins; the
+race from the lobby's Race box and lands in its room, the other finds it on the lobby's list of
+races waiting for players and joins; the
 opener starts it, both rooms count down and say the race runs, each gets "Play your game";
 one resigns, then the other, and both rooms show the result and the deal's number."""
 
@@ -39,7 +40,12 @@ def test_two_players_race_from_a_link_and_see_each_other_live(
     expect(ada.locator("#race-phase")).to_contain_text("Waiting for players")
     expect(ada.locator("#live-status")).to_have_text("Live")
 
-    bea.goto(ada.url)
+    # bea finds it on the lobby's list of races waiting for players.
+    bea.goto(f"{site}/")
+    bea.locator("#open-races li").first.scroll_into_view_if_needed()
+    screenshot(bea, f"race-lobby-{size}")
+    bea.get_by_role("link", name=re.compile(r"Gold Mine: 1 of 10 players, opened by ada")).click()
+    bea.wait_for_url(ada.url)
     bea.get_by_role("button", name="Join the race").click()
     expect(ada.locator("#race-players tbody tr")).to_have_count(2)
     ada.get_by_role("button", name="Start the race").click()

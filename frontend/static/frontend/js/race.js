@@ -38,6 +38,10 @@ function phaseText() {
   switch (race.phase) {
     case "waiting": {
       const alone = race.players.length < 2;
+      const waited = Math.floor(-secondsUntil(race.created_at) / 60);
+      if (alone && waited >= 2) {
+        return `No one has joined for ${waited} minutes: send the link again, or take a quick race from the lobby.`;
+      }
       return alone
         ? "Waiting for players: send the link. The race needs two at least."
         : `Waiting: ${race.players.length} of ${race.max_players} players. It starts when everyone is ready, or when ${race.opener} starts it.`;

@@ -17,6 +17,35 @@ async function go(path) {
   }
 }
 
+const list = document.getElementById("open-races");
+const empty = document.getElementById("open-races-empty");
+const names = JSON.parse(document.getElementById("games-data")?.textContent ?? "{}");
+
+// The rooms waiting for players, the oldest first: each a link to its room, to join there.
+async function showOpenRaces() {
+  if (!list) return;
+  let rooms = [];
+  try {
+    rooms = (await api("GET", "/api/races/")).results;
+  } catch {
+    return;
+  }
+  list.replaceChildren(
+    ...rooms.map((room) => {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = room.link;
+      link.textContent = `${names[room.variant] ?? room.variant}: ${room.players} of ${room.max_players} players, opened by ${room.opener ?? "a player"}`;
+      item.append(link);
+      return item;
+    }),
+  );
+  empty.hidden = rooms.length > 0;
+}
+
+showOpenRaces();
+setInterval(showOpenRaces, 15000);
+
 form?.addEventListener("submit", (event) => {
   event.preventDefault();
   go("/api/races/");
