@@ -123,17 +123,16 @@ export async function api(method, path, body, { idempotent = false, key = null, 
       data = null;
     }
   }
-  if (!response.ok) {
-    const error = (data && typeof data.error === "object" && data.error) || {};
-    throw new ApiError(
-      response.status,
-      error.code || `http_${response.status}`,
-      error.message || unexplained(response.status),
-      error.fields || null,
-      error,
-    );
-  }
+  if (!response.ok) throw answerError(response.status, data);
   return data;
+}
+
+/** The ApiError of an error answer: its status and its parsed body (null when there was none,
+ * or not JSON). The same for an answer that came over HTTP and one that came on the game's
+ * websocket (play/socket_writes.js), so that a refusal reads the same whichever way it came. */
+export function answerError(status, data) {
+  const error = (data && typeof data.error === "object" && data.error) || {};
+  return new ApiError(status, error.code || `http_${status}`, error.message || unexplained(status), error.fields || null, error);
 }
 
 /** Start a game and go to its page: by default a new game ({variant} for a random deal,
