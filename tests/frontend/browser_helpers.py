@@ -149,6 +149,86 @@ def wait_for_new_game(page: Page, *left: int) -> int:
     return game_of(page.url)
 
 
+#: The actions the play page sends on the game's websocket, and the REST path each stands for
+#: (docs/api.md, "Moves on the game's websocket").
+SOCKET_ACTIONS = {"move": "moves", "undo": "undo", "resign": "resign", "end": "end"}
+#: A REST action of a game's, as the page would POST it when its socket is down.
+REST_ACTION = re.compile(r"/api/games/\d+/(moves|undo|resign|end)/$")
+
+
+def watch_rest_actions(page: Page) -> list[str]:
+    """The REST actions (POST …/moves/, undo/, resign/, end/) the page sends, by URL."""
+    sent: list[str] = []
+    page.on(
+        "request", lambda r: r.method == "POST" and REST_ACTION.search(r.url) and sent.append(r.url)
+    )
+    return sent
+
+
+class GameSockets:
+    """The page's game websockets, passed through the test to the server
+    (``page.route_web_socket``): the test sees every action the page sends on them (``actions``,
+    each message parsed), and may hold, alter or answer one itself (``on_action(message,
+    forward, reply)``: ``forward(message)`` sends it on to the server, ``reply(answer)`` answers
+    the page as the server would), drop what the server says (``drop(message)`` true), or cut
+    them: while ``cut``, actions are lost on the way and new connections are closed at once (a
+    proxy with no server behind it). ``sockets``: the page's side of each, to close it;
+    ``answers``: the answers the server sent on them, parsed."""
+
+    def __init__(self, page: Page, on_action=None, drop=None) -> None:
+        self.sockets: list = []
+        self.actions: list[dict[str, Any]] = []
+        self.answers: list[dict[str, Any]] = []
+        self.on_action = on_action
+        self.drop = drop
+        self.cut = False
+        page.route_web_socket(re.compile(r"/ws/games/"), self._connect)
+
+    def kinds(self) -> list[str]:
+        """The REST path's last step of each action sent on a socket, in order."""
+        return [SOCKET_ACTIONS[action["type"]] for action in self.actions]
+
+    def _connect(self, ws) -> None:
+        if self.cut:
+            ws.close(code=1011, reason="")
+            return
+        server = ws.connect_to_server()
+        self.sockets.append(ws)
+
+        def from_page(message) -> None:
+            try:
+                data = json.loads(message)
+            except ValueError:
+                data = None
+            if not (isinstance(data, dict) and data.get("type") in SOCKET_ACTIONS):
+                server.send(message)
+                return
+            self.actions.append(data)
+            if self.cut:
+                return
+
+            def forward(sent: dict[str, Any] = data) -> None:
+                server.send(json.dumps(sent))
+
+            if self.on_action is None:
+                forward()
+            else:
+                self.on_action(data, forward, lambda answer: ws.send(json.dumps(answer)))
+
+        def from_server(message) -> None:
+            try:
+                data = json.loads(message)
+            except ValueError:
+                data = None
+            if isinstance(data, dict) and data.get("type") == "answer":
+                self.answers.append(data)
+            if self.drop is None or not self.drop(data):
+                ws.send(message)
+
+        ws.on_message(from_page)
+        server.on_message(from_server)
+
+
 def open_game(page: Page, site: str, game_id: int, *, live: bool = True) -> None:
     """Go to /play/<id>/ and wait until the board is drawn (and its websocket is open)."""
     page.goto(f"{site}/play/{game_id}/")

@@ -5,7 +5,6 @@ else. Positions come from the engine (seeds, and winning lines played through th
 from __future__ import annotations
 
 import itertools
-import json
 import re
 from typing import Any
 
@@ -15,6 +14,7 @@ from playwright.sync_api import Page, expect
 
 from games.rules.cards import card_name, parse_card
 from tests.frontend.browser_helpers import (
+    GameSockets,
     Line,
     call_api,
     cards,
@@ -26,6 +26,7 @@ from tests.frontend.browser_helpers import (
     start_game,
     tops,
     watch_errors,
+    watch_rest_actions,
     winning_line,
 )
 from tests.frontend.conftest import screenshot
@@ -256,26 +257,24 @@ def test_a_refused_move_stops_finish_with_the_servers_message(site, page):
     line = Line("grandfathers-clock", 7)
     expected = finishing_moves(line)
     game_id = start_game(page, "grandfathers-clock", 7)
-    open_game(page, site, game_id)
     sent: list[int] = []
 
-    def stale_third(route) -> None:
-        if route.request.method != "POST":
-            return route.continue_()
-        body = json.loads(route.request.post_data)
-        sent.append(body["expected_move_number"])
+    def stale_third(message, forward, _) -> None:  # the moves go on the game's websocket
+        sent.append(message["expected_move_number"])
         if len(sent) == 3:
-            body["expected_move_number"] -= 1
-        route.continue_(post_data=json.dumps(body))
+            message = {**message, "expected_move_number": message["expected_move_number"] - 1}
+        forward(message)
 
-    page.route(re.compile(rf"/api/games/{game_id}/moves/$"), stale_third)
+    GameSockets(page, on_action=stale_third)
+    rest = watch_rest_actions(page)
+    open_game(page, site, game_id)
     page.locator("#finish").click()
     message = page.locator("#message")
     expect(message).to_have_attribute("data-kind", "error")
     expect(message).to_contain_text("The board now shows the latest position.")
     expect(page.locator("#announce")).to_have_text("Stopped. Sent 2 cards to the foundations.")
     page.wait_for_timeout(700)  # three steps' time: nothing more is sent
-    assert sent == [0, 1, 2]
+    assert sent == [0, 1, 2] and rest == []
     expect_move_number(page, 2)
     assert [entry["move"] for entry in history(page, game_id)] == expected[:2]
     expect(page.locator("#finish")).to_have_text("Finish")
@@ -292,20 +291,21 @@ def test_a_game_with_no_foundation_keeps_no_room_for_finish(site, page):
     assert finish.bounding_box() is not None  # its place is kept: the board will not move
 
 
-def hold_second_move(page: Page, game_id: int) -> list:
-    """Hold Finish's second move before it reaches the server (its answer is on its way, as
-    far as the page knows); returns the list that receives the held route."""
+def hold_second_move(page: Page) -> list:
+    """Hold Finish's second move before it reaches the server, on the game's websocket (its
+    answer is on its way, as far as the page knows); returns the list that receives the
+    function that lets it go. Before the page is opened."""
     seen: list[int] = []
     held: list = []
 
-    def handler(route) -> None:
+    def handler(_, forward, __) -> None:
         seen.append(1)
-        if route.request.method == "POST" and len(seen) == 2:
-            held.append(route)
+        if len(seen) == 2:
+            held.append(forward)
         else:
-            route.continue_()
+            forward()
 
-    page.route(re.compile(rf"/api/games/{game_id}/moves/$"), handler)
+    GameSockets(page, on_action=handler)
     return held
 
 
@@ -330,8 +330,8 @@ def test_a_card_picked_up_while_finish_is_answered_stays_picked_up(site, page, h
     # A card that Finish's held move leaves where it is, and that can go somewhere then.
     source = next(m["from"] for m in line.legal() if m["from"] != expected[1]["from"])
     game_id = start_game(page, "grandfathers-clock", 7)
+    held = hold_second_move(page)
     open_game(page, site, game_id)
-    held = hold_second_move(page, game_id)
     page.locator("#finish").click()
     wait_for(page, held)
     expect_move_number(page, 1)
@@ -343,7 +343,7 @@ def test_a_card_picked_up_while_finish_is_answered_stays_picked_up(site, page, h
     else:
         picked.click()
     expect(picked).to_have_class(re.compile(r"\bselected\b"))
-    held[0].continue_()
+    held[0]()
     expect_move_number(page, 2)  # the answer is drawn
     expect(page.locator("#message")).to_have_text("Stopped. Sent 2 cards to the foundations.")
     picked = cards(page, source).last
@@ -372,15 +372,15 @@ def test_a_card_picked_up_that_finish_sends_home_is_put_back_with_a_message(site
     line = Line("grandfathers-clock", 7)
     name = card_name(parse_card(line.top(source)))
     game_id = start_game(page, "grandfathers-clock", 7)
+    held = hold_second_move(page)
     open_game(page, site, game_id)
-    held = hold_second_move(page, game_id)
     page.locator("#finish").click()
     wait_for(page, held)
     expect_move_number(page, 1)
     page.locator(f'#board .pile[data-pile="{source}"]').focus()
     page.keyboard.press("Enter")
     expect(page.locator("#board .selected")).to_have_count(1)
-    held[0].continue_()
+    held[0]()
     expect_move_number(page, 2)
     expect(page.locator("#message")).to_have_text(
         f"Stopped. Sent 2 cards to the foundations. Put back the {name}: the board changed."

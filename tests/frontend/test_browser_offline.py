@@ -19,6 +19,7 @@ from playwright.sync_api import Page, expect
 
 from games.models import Game
 from tests.frontend.browser_helpers import (
+    GameSockets,
     create_players,
     expect_move_number,
     open_game,
@@ -187,6 +188,7 @@ def test_moves_made_while_the_server_restarts_or_its_proxy_fails_are_each_applie
     errors = watch_errors(page)
     sign_in(page, site, "ada")
     game_id = start_game(page, GAME, seed=SEED)
+    relayed = GameSockets(page)  # the game's websocket, which the proxy below cuts
     open_game(page, site, game_id)
 
     restartable_site.stop()
@@ -203,7 +205,8 @@ def test_moves_made_while_the_server_restarts_or_its_proxy_fails_are_each_applie
     assert moves_applied(page, game_id) == {"move_number": 3, "moves": 3}
 
     # A proxy in front of the server answers 502 for a while (the server behind it not there
-    # yet): the moves wait as they do offline, and go once it answers again.
+    # yet), and lets no websocket through: the moves wait as they do offline, and go once it
+    # answers again.
     refused = []
 
     def bad_gateway(route) -> None:
@@ -211,6 +214,9 @@ def test_moves_made_while_the_server_restarts_or_its_proxy_fails_are_each_applie
         route.fulfill(status=502, content_type="text/html", body="<h1>502 Bad Gateway</h1>")
 
     page.route("**/api/games/*/moves/", bad_gateway)
+    relayed.cut = True
+    relayed.sockets[-1].close()
+    expect(page.locator("#live")).to_have_text("Reconnecting…")
     deal(page)
     deal(page)
     expect(page.locator("#board")).to_have_attribute("data-pending", "2")
@@ -218,6 +224,7 @@ def test_moves_made_while_the_server_restarts_or_its_proxy_fails_are_each_applie
     assert len(refused) >= 2, refused  # tried again…
     assert len(set(refused)) == 1, refused  # …with the same key each time
     page.unroute("**/api/games/*/moves/")
+    relayed.cut = False
     expect(page.locator("#board")).to_have_attribute("data-move-number", "5", timeout=40_000)
     assert moves_applied(page, game_id) == {"move_number": 5, "moves": 5}
     assert errors == []

@@ -12,6 +12,8 @@ from playwright.sync_api import Page, expect
 from games.rules import get_variant
 from games.rules.cards import RANK_NAMES, card_name, parse_card, parse_rank
 from tests.frontend.browser_helpers import (
+    SOCKET_ACTIONS,
+    GameSockets,
     Line,
     assert_the_board_is_one_tab_stop,
     board_ready,
@@ -551,13 +553,14 @@ def test_cards_held_while_the_board_is_redrawn_stay_held_while_they_still_can(si
     errors = watch_errors(page)
     line = Line("selective-castle", 1)
     game_id = start_game(page, "selective-castle", 1)
+    # The first move is held on its way to the server (on the game's websocket, which it goes
+    # on), the others let through.
+    held: list = []
+    GameSockets(page, on_action=lambda _, forward, __: forward() if held else held.append(forward))
     open_game(page, site, game_id)
     selected = re.compile(r"\bselected\b")
 
     # A move's answer on its way while the player picks up another card with the keys.
-    held: list = []
-    moves = re.compile(rf"/api/games/{game_id}/moves/$")
-    page.route(moves, lambda route: route.continue_() if held else held.append(route))
     tap_move(page, card("tableau:2", "tableau:7"))
     for _ in range(200):
         if held:
@@ -566,7 +569,7 @@ def test_cards_held_while_the_board_is_redrawn_stay_held_while_they_still_can(si
     pile(page, "tableau:4").focus()
     page.keyboard.press("Enter")
     expect(cards(page, "tableau:4").last).to_have_class(selected)
-    held[0].continue_()
+    held[0]()
     line.play(card("tableau:2", "tableau:7"))
     expect_move_number(page, 1)
     expect(cards(page, "tableau:4").last).to_have_class(selected)
@@ -653,12 +656,19 @@ def test_a_ranked_attempt_offers_no_hint(site, page):
 
 
 def watch_actions(page: Page) -> tuple[list[str], list[str]]:
-    """The actions the page sends about a game (a move or deal, an undo, a hint), and the
-    lines the browser's console shows as errors (a refused request leaves one)."""
+    """The actions the page sends about a game (a move or deal, an undo, a hint), over REST or
+    on the game's websocket (as the REST path each stands for), and the lines the browser's
+    console shows as errors (a refused request leaves one)."""
     sent: list[str] = []
     console: list[str] = []
     action = re.compile(r"/api/games/\d+/(moves|undo|hint)/$")
     page.on("request", lambda r: r.method == "POST" and action.search(r.url) and sent.append(r.url))
+
+    def on_socket(message, forward, _) -> None:
+        sent.append(f"ws:/api/games/-/{SOCKET_ACTIONS[message['type']]}/")
+        forward()
+
+    GameSockets(page, on_action=on_socket)
     page.on("console", lambda m: m.type == "error" and console.append(m.text))
     return sent, console
 
@@ -856,40 +866,50 @@ KEPT_MESSAGE = (
 
 def test_a_move_the_server_was_out_of_reach_for_is_sent_once_the_game_arrives_again(site, page):
     """The move is kept (outbox.js), said to be waiting, and sent when the websocket
-    reconnects; the message then says it went."""
+    reconnects; the message then says it went. The server is out of reach both ways: the move
+    sent on the websocket is lost on the way (no answer comes: it goes over REST, with the same
+    key, a few seconds later), and REST fails too."""
     line = Line("selective-castle", 1)
     game_id = start_game(page, "selective-castle", 1)
-    sockets = []
-
-    def relay(ws) -> None:  # the real socket, which the test can drop
-        ws.connect_to_server()
-        sockets.append(ws)
-
-    page.route_web_socket(re.compile(r"/ws/games/"), relay)
+    relayed = GameSockets(page)  # the real socket, which the test can cut and drop
     open_game(page, site, game_id)
-    page.route(re.compile(r"/api/games/\d+/moves/"), lambda route: route.abort())
+    keys: list[str] = []
+
+    def unreachable(route) -> None:
+        keys.append(route.request.headers["idempotency-key"])
+        route.abort()
+
+    page.route(re.compile(r"/api/games/\d+/moves/"), unreachable)
+    relayed.cut = True
     tap_move(page, card("tableau:2", "tableau:7"))
     message = page.locator("#message")
-    expect(message).to_have_text(KEPT_MESSAGE)
+    expect(message).to_have_text(KEPT_MESSAGE, timeout=20_000)
     expect(page.locator("#board")).to_have_attribute("data-pending", "1")
     expect_move_number(page, 0)
+    assert len(relayed.actions) == 1 and keys, (relayed.actions, keys)
+    assert set(keys) == {relayed.actions[0]["idempotency_key"]}
 
     page.unroute(re.compile(r"/api/games/\d+/moves/"))
-    sockets[-1].close()  # the connection drops; the page reconnects and gets the game again
+    relayed.cut = False
+    # The connection drops; the page reconnects and gets the game again.
+    relayed.sockets[-1].close()
     expect(page.locator("#live")).to_have_text("Live")
     expect_move_number(page, 1)
     expect(message).to_have_text("Connection back: the moves kept meanwhile were sent.")
-    assert len(sockets) == 2
+    assert len(relayed.sockets) == 2
     line.play(card("tableau:2", "tableau:7"))
     assert line.tops() == tops(page)
 
 
 def test_a_proxys_error_page_keeps_the_move_until_the_server_answers_again(site, page):
     """A 502 from a proxy (the server behind it restarting) changes nothing on the board; the
-    move waits, and goes once the proxy lets it through."""
+    move waits, and goes once the proxy lets it through. (The proxy lets no websocket through
+    either: the page's writes go over REST.)"""
     line = Line("selective-castle", 1)
     game_id = start_game(page, "selective-castle", 1)
-    open_game(page, site, game_id)
+    relayed = GameSockets(page)
+    relayed.cut = True
+    open_game(page, site, game_id, live=False)
     before = snapshot(page)
     page.route(
         re.compile(r"/api/games/\d+/moves/"),

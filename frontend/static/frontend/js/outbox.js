@@ -5,7 +5,9 @@
 // once however many times it arrives (docs/api.md, "Writing once"). It goes again as soon as
 // the browser is back online or the game's websocket reconnects (wake()), and otherwise after a
 // wait that doubles from 1 s up to 30 s. The actions made meanwhile wait their turn behind it,
-// in order; the outbox counts them so that the page can show them as pending.
+// in order; the outbox counts them so that the page can show them as pending. It sends through
+// `post`, which may take another way than REST (the play page's: the game's websocket when it
+// is up, play/socket_writes.js); each try carries the same key, whichever way it goes.
 
 import { api, newKey } from "./api.js";
 
@@ -21,15 +23,19 @@ export function unreachable(error) {
   return error.status === 503 && UNAVAILABLE_CODES.has(error.code);
 }
 
+/** REST's way: api.js, with the outbox's key. */
+const overRest = (path, body, options) => api("POST", path, body, options);
+
 /**
- * createOutbox({onChange}) → {add(), send(path, body, options), wake(), get waiting, get held}.
+ * createOutbox({onChange, post}) → {add(), send(path, body, options), wake(), get waiting, get held}.
  * add() counts one more action waiting for its turn and returns the function to call once it
- * is done (answered, refused or dropped). send() POSTs `body` to `path`, keeping it while the
+ * is done (answered, refused or dropped). send() POSTs `body` to `path` (through
+`post(path, body, {key, onRetry})`, which answers or throws as api.js does), keeping it while the
  * server cannot be reached, and resolves to the answer or rejects with the server's refusal
  * (an ApiError, with `wasHeld` set when it had to wait for the connection). `held` is true while
  * a send waits for the connection; onChange({waiting, held}) is called whenever either changes.
  */
-export function createOutbox({ onChange = () => {} } = {}) {
+export function createOutbox({ onChange = () => {}, post = overRest } = {}) {
   let waiting = 0;
   let held = false;
   const wakers = new Set();
@@ -66,7 +72,7 @@ export function createOutbox({ onChange = () => {} } = {}) {
     let wasHeld = false;
     for (let wait = FIRST_WAIT_MS; ; wait = Math.min(wait * 2, LONGEST_WAIT_MS)) {
       try {
-        const answer = await api("POST", path, body, { key, onRetry });
+        const answer = await post(path, body, { key, onRetry });
         setHeld(false);
         return answer;
       } catch (error) {

@@ -4,7 +4,8 @@
 // This module puts the page together; each part has its own module in play/: page.js (the game
 // shown), messages.js (#message, #announce), clock.js, controls.js (the bar), result.js (the
 // result dialog), actions.js (the action queue and its outbox), hints.js, finish.js (automatic
-// play and Finish), live.js (the websocket and the live indicator), settings_dialog.js,
+// play and Finish), live.js (the websocket and the live indicator), socket_writes.js (the
+// writes sent on that websocket, REST when it is down), settings_dialog.js,
 // new_game.js, signed_out.js, fit.js (the card size), menu.js (a phone's ☰ menu).
 
 import { api } from "./api.js";
@@ -30,13 +31,16 @@ import { $, boardStop, page } from "./play/page.js";
 import { showResult } from "./play/result.js";
 import { attachSettingsDialog } from "./play/settings_dialog.js";
 import { createSignedOut } from "./play/signed_out.js";
+import { createSocketWrites } from "./play/socket_writes.js";
 
 const board = page.board;
 const gamePath = `/api/games/${page.gameId}`;
 let resultShownFor = null;
 
 const whenSignedOut = createSignedOut({ reset: () => input.reset(), redraw: () => show(page.game, { force: true }) });
-const actions = createActions({ show, reset: () => input.reset(), whenSignedOut });
+// The actions' writes go on the game's websocket while it is up, else over REST.
+const writes = createSocketWrites();
+const actions = createActions({ show, reset: () => input.reset(), whenSignedOut, post: writes.post });
 const { act } = actions;
 const { finish, autoPlaySoon, showFinish } = createFinish({ act, idle: actions.idle, whenSignedOut });
 
@@ -167,6 +171,7 @@ async function start() {
     path: () => `/ws/games/${page.gameId}/?since=${page.game.move_number}`,
     onGame: show,
     onBack: actions.wake,
+    writes,
     onSignedOut: (message) => {
       page.signedOut = message;
       whenSignedOut();

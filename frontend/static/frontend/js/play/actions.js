@@ -1,6 +1,7 @@
 // The action queue: the player's actions run one after another, each naming the version it saw
 // (expected_move_number); their writes go through the outbox (outbox.js), kept and sent again
-// while the connection is lost. The answer is drawn (show), and a refusal puts the cards back
+// while the connection is lost, by `post` (the game's websocket when it is up, else REST:
+// socket_writes.js). The answer is drawn (show), and a refusal puts the cards back
 // and says why.
 
 import { api } from "../api.js";
@@ -14,12 +15,13 @@ import { page } from "./page.js";
 
 /** The queue, given what it draws with: `show(game, {force})` draws a version of the game,
  * `reset()` puts back a card the player holds, `whenSignedOut()` says whether the page's sign-in
- * has ended (and says so). Returns {act, enqueue, idle, refused, wake}. */
-export function createActions({ show, reset, whenSignedOut }) {
+ * has ended (and says so); `post` is the outbox's way to send (outbox.js; REST without one).
+ * Returns {act, enqueue, idle, refused, wake}. */
+export function createActions({ show, reset, whenSignedOut, post }) {
   let queue = Promise.resolve();
   // The actions' writes, kept and sent again while the connection is lost (outbox.js); those
   // waiting their turn are shown as pending meanwhile.
-  const outbox = createOutbox({ onChange: showPending });
+  const outbox = createOutbox({ onChange: showPending, post });
   // Bumped when a write kept offline is refused as stale (the game moved on elsewhere): the
   // actions queued behind it were chosen on the board it was made on, and are dropped.
   let queuedOn = 0;

@@ -1,6 +1,7 @@
 // The game's websocket and the live indicator (#live): the server sends the game as it is on
 // each (re)connection and after every change (another tab or device), and the indicator says
-// whether this page is in step.
+// whether this page is in step. The page's own writes go on it too, and their answers come
+// back on it (socket_writes.js, told here of what the socket hears).
 
 import { socket } from "../api.js";
 import { outdated } from "./messages.js";
@@ -43,12 +44,18 @@ export const retrying = { idempotent: true, onRetry: reconnecting };
 /** Open the game's websocket. `path()` is asked on each (re)connection (?since= the version
  * shown: the server then sends only what was missed). `onBack()` runs when the server has sent
  * the game on a (re)connection, before `onGame(game)`, which every game the server sends
- * reaches; `onSignedOut(message)` when the server says this page's sign-in has ended. Returns
+ * reaches; `onSignedOut(message)` when the server says this page's sign-in has ended. `writes`
+ * (socket_writes.js) sends the page's writes on the socket and hears their answers. Returns
  * the socket (api.js: send, close, reconnect). */
-export function openLive({ path, onGame, onBack, onSignedOut }) {
+export function openLive({ path, onGame, onBack, onSignedOut, writes }) {
   const updates = socket(
     path,
     (data) => {
+      writes.heard(); // before onBack(): the writes kept meanwhile may go on this socket
+      if (data.type === "answer") {
+        writes.answer(data);
+        return;
+      }
       if (["sync", "catch_up", "update"].includes(data.type)) {
         // "Live" once the server has sent the game: a socket it refuses (too many pages open)
         // opens too, only to be closed at once.
@@ -62,9 +69,14 @@ export function openLive({ path, onGame, onBack, onSignedOut }) {
       if (data.type === "error" && data.code === "signed_out") onSignedOut(data.message);
     },
     {
-      onClose: (code) => (navigator.onLine ? live("closed", CLOSED_SAYS[code] ?? "Reconnecting…") : live("offline", "Offline")),
+      onClose: (code) => {
+        writes.closed(); // the writes waiting for an answer on it go over REST
+        if (navigator.onLine) live("closed", CLOSED_SAYS[code] ?? "Reconnecting…");
+        else live("offline", "Offline");
+      },
     },
   );
+  writes.attach(updates);
   // The browser's word on the network: a socket may stay open while it is offline, and lose
   // what is sent meanwhile, so it is opened afresh once the browser is back online.
   window.addEventListener("offline", () => live("offline", "Offline"));
