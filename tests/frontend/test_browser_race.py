@@ -64,3 +64,33 @@ def test_two_players_race_from_a_link_and_see_each_other_live(
         expect(page.get_by_role("button", name="Rematch")).to_be_visible()
     screenshot(bea, f"race-over-{size}")
     assert errors == []
+
+
+def test_a_visitor_who_joins_from_the_link_races_as_a_guest(site, new_context, django_user_model):
+    """A visitor opening a race's link joins as a new guest: the room then shows them as a
+    player of it (Ready, and their own game once it runs), not as a watcher."""
+    create_players(django_user_model, "ada")
+    ada = new_context(viewport=SIZES["desktop"]).new_page()
+    visitor = new_context(viewport=SIZES["phone"]).new_page()
+    errors = watch_errors(ada) + watch_errors(visitor)
+    sign_in(ada, site, "ada")
+    link = call_api(ada, "POST", "/api/races/", {"variant": "gold-mine"})["body"]["link"]
+
+    visitor.goto(link if link.startswith("http") else site + link)
+    visitor.get_by_role("button", name="Join the race").click()
+    expect(visitor.get_by_role("button", name="Ready")).to_be_visible()
+    expect(visitor.locator("#race-players tbody th", has_text="(you)")).to_have_count(1)
+    ada.goto(visitor.url)
+    expect(ada.locator("#race-players tbody tr")).to_have_count(2)
+    ada.get_by_role("button", name="Start the race").click()
+    expect(visitor.locator("#race-phase")).to_contain_text("Racing", timeout=10_000)
+    # The room's table fits a phone's width: no column cut off.
+    table = visitor.evaluate(
+        "() => { const w = document.querySelector('.table-wrap');"
+        " return [w.scrollWidth, w.clientWidth]; }"
+    )
+    assert table[0] <= table[1]
+    screenshot(visitor, "race-visitor-running-phone")
+    visitor.get_by_role("link", name="Play your game").click()
+    visitor.wait_for_url(re.compile(r"/play/\d+/$"))
+    assert errors == []

@@ -84,7 +84,15 @@ function link(label, href, primary = false) {
 }
 
 async function act(path, body = {}) {
-  show(await api("POST", `/api/races/${code}/${path}/`, body));
+  const answer = await api("POST", `/api/races/${code}/${path}/`, body);
+  if (path === "join" && !root.dataset.username) {
+    // A visitor joins as a new guest: the page and its websocket were opened signed out, so
+    // they would go on telling the room as a watcher's (no game of yours, no Ready) and the
+    // page's next writes would name the wrong account. The guest's page is loaded instead.
+    window.location.reload();
+    return;
+  }
+  show(answer);
 }
 
 function drawActions() {
@@ -122,7 +130,9 @@ function drawPlayers() {
       const row = document.createElement("tr");
       const cells = [
         player.place ?? "",
-        player.username + (player.ready && race.phase === "waiting" ? " (ready)" : ""),
+        player.username +
+          (player.username === root.dataset.username && race.you.joined ? " (you)" : "") +
+          (player.ready && race.phase === "waiting" ? " (ready)" : ""),
         STANDING[player.standing] ?? player.standing,
         player.cards_home,
         player.moves,
