@@ -16,10 +16,9 @@ seconds on average, moves sent again with their Idempotency-Key, websockets reop
    takes the job when PostgreSQL's keepalives end the lock session (25 s), and finishes once;
 1. web1's host is killed (every process, SIGKILL);
 2. web1 comes back;
-8. (``--vanishing-web-host``) web1 vanishes (its link cut): out of the balancer within its
-   checks, moves through web2; run it with ``on-marked-down shutdown-sessions`` added to
-   ``deploy/haproxy.cfg`` (``faults.run_all`` says why the file does not have it);
-9. (the same) web1's link comes back;
+8. web1 vanishes (its link cut): out of the balancer within its checks, the requests and
+   websockets it held closed then (``on-marked-down shutdown-sessions``), moves through web2;
+9. web1's link comes back;
 3. Redis restarts (2 s down);
 4. PostgreSQL restarts with a fast shutdown (12 s down: longer than a request waits for a
    connection, so that requests meet the outage);
@@ -60,9 +59,6 @@ def main(argv: list[str] | None = None) -> int:
         "--web-workers", type=int, default=1, help="deploy.serve processes per host"
     )
     parser.add_argument("--capacity-seconds", type=float, default=30.0)
-    parser.add_argument(
-        "--vanishing-web-host", action="store_true", help="faults 8 and 9: web1's link cut"
-    )
     args = parser.parse_args(argv)
     missing = hosts.missing_requirements()
     if missing:
@@ -88,7 +84,6 @@ def main(argv: list[str] | None = None) -> int:
                     think=args.think,
                     watchers=args.watchers,
                     capacity_seconds=args.capacity_seconds,
-                    vanishing_web_host=args.vanishing_web_host,
                     report=lambda line: print(line, flush=True),
                 )
             )

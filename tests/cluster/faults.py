@@ -177,8 +177,13 @@ def since(at: float | None, reference: float) -> float | None:
 
 async def web_host_vanishes(cluster: Cluster, load: Load, name: str = "web1") -> Outcome:
     """The host's link is cut: its processes run on, nothing it has open is closed or reset.
-    The balancer's checks time out and take it out; the requests it held are closed then
-    (on-marked-down shutdown-sessions) and sent again by the players, with their keys."""
+    The balancer's checks time out and take it out; the requests and websockets it held are
+    closed then (on-marked-down shutdown-sessions): the players send the requests again with
+    their keys and reopen the websockets through the other host with ``?since=``."""
+    # The players' websockets opened again first, so that the host that came back (2) holds
+    # some: the cut must close them (shutdown-sessions) and the players reopen them elsewhere.
+    await load.reopen_sockets()
+    await asyncio.sleep(2.0)
     phase = load.phase(f"8. {name} vanishes (its link cut: no RST, no FIN)")
     before = established(cluster, name)
     downs = len(marked(name, "DOWN").findall(balancer_log(cluster)))
@@ -192,6 +197,7 @@ async def web_host_vanishes(cluster: Cluster, load: Load, name: str = "web1") ->
         "the cut",
         {
             "connections it had": before,
+            "websockets reopened through the other host": phase.reconnects,
             "balancer took it out after (s)": since(out_at, at),
             "moves sent from this long after the cut all prompt (s)": round(
                 phase.resumed_after(at), 1
@@ -739,19 +745,11 @@ async def run_all(
     think: float = 2.0,
     watchers: int = 20,
     capacity_seconds: float = 0.0,
-    vanishing_web_host: bool = False,
     report: Any = print,
 ) -> list[Outcome]:
     """Players through the balancer, then the faults in the order 5 (the workers start, so
     the dailies get prepared), 7, 1, 2, 8, 9, 3, 4, 10, 11, 6, and a window of steady play for
-    the costs: each host that vanishes or dies is back before the next fault.
-
-    8 and 9 (a web host vanishing) run only with ``vanishing_web_host``: they pass with
-    HAProxy's ``on-marked-down shutdown-sessions``, which ``deploy/haproxy.cfg`` does not set,
-    as it turned a request that a killed host's refusal sent on to the other host (phase 1)
-    into a 502 now and then (the stream killed, "DH", while it waited for that host). Without
-    it, the requests a vanished host held wait for the client's timeout, and its websockets
-    stay silent until "timeout tunnel" (1 h)."""
+    the costs: each host that vanishes or dies is back before the next fault."""
     tokens = await in_thread(create_players, cluster, players + 3)
     movers, retrier, tokens = tokens[:2], tokens[2], tokens[3:]
     load = Load(cluster.base_url, tokens, think=think)
@@ -769,9 +767,8 @@ async def run_all(
         done(await worker_vanishes_holding_the_lock(cluster, load))
         done(await web_host_dies(cluster, load))
         done(await web_host_returns(cluster, load))
-        if vanishing_web_host:
-            done(await web_host_vanishes(cluster, load))
-            done(await web_host_link_back(cluster, load))
+        done(await web_host_vanishes(cluster, load))
+        done(await web_host_link_back(cluster, load))
         done(await redis_restarts(cluster, load))
         done(await postgres_restarts(cluster, load))
         done(await postgres_crashes(cluster, load))

@@ -301,6 +301,15 @@ class Player:
         for key in [k for k in self.pending if k[0] == game_id and k[1] <= number]:
             del self.pending[key]
 
+    async def reopen_socket(self) -> None:
+        """The game's websocket closed and opened again (through whichever host the balancer
+        picks now), as a reload of the page would."""
+        game = self.game
+        if game is None or not self.load.websockets:
+            return
+        await self.close_socket()
+        self.socket_task = asyncio.create_task(self.follow(game["id"]))
+
     async def close_socket(self) -> None:
         task, self.socket_task = self.socket_task, None
         if task is not None:
@@ -350,6 +359,11 @@ class Load:
             self.tasks.append(asyncio.create_task(player.play()))
 
         await asyncio.gather(*(begin(player) for player in self.players))
+
+    async def reopen_sockets(self) -> None:
+        """Every player's websocket opened again: after a host came back, the balancer (least
+        connections) puts most of them on it."""
+        await asyncio.gather(*(player.reopen_socket() for player in self.players))
 
     def phase(self, name: str) -> Phase:
         self.current = Phase(name)

@@ -7,9 +7,8 @@ and how soon moves succeed again): a worker host killed while preparing the dail
 one that vanishes holding the job's lock, its link cut so PostgreSQL hears no reset and frees
 the lock only after the keepalives (7: taken over within ``locks.DEAD_HOST_S`` + a poll); a
 web host killed (1) and back (2); a web host that vanishes, its link cut (8: out of the
-balancer and moves through the other host within its checks) and back (9), only with
-``faults.run_all(vanishing_web_host=True)``, which needs a setting HAProxy's file does not
-have (see there); Redis restarting
+balancer and moves through the other host within its checks, the requests it held closed
+and sent again) and back (9); Redis restarting
 (3); PostgreSQL shut down fast (4) and killed with SIGKILL (10: crash recovery, nothing
 acknowledged lost); a move whose answer is lost on one host, sent again to the other with the
 same ``Idempotency-Key`` (11: the stored answer, applied once); leaderboard watchers across
@@ -121,14 +120,14 @@ def silent_host_problems(by_name: dict[str, faults.Outcome]) -> list[str]:
         and (worker["worker1 stopped the job itself after (s)"] or 1e9) <= worker["bound (s)"]
     ):
         problems.append(f"worker vanished: {worker}")
-    if "8." not in by_name:  # not run: see faults.run_all
-        return problems
     web = by_name["8."].facts
     out = web["balancer took it out after (s)"]
     if out is None or out > web["bound (s)"]:
         problems.append(f"web1 vanished, the balancer took it out late: {web}")
     if web["moves sent from this long after the cut all prompt (s)"] > web["bound (s)"]:
         problems.append(f"web1 vanished, moves resumed late: {web}")
+    if not web["websockets reopened through the other host"]:
+        problems.append(f"web1 vanished holding no websocket, or they were never reopened: {web}")
     back = by_name["9."].facts
     if back["balancer took it back after (s)"] is None or not back["requests web1 answered since"]:
         problems.append(f"web1's link came back but it answered nothing: {back}")
