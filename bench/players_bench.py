@@ -19,7 +19,8 @@ Method
    server's CPU; nobody here asks for a winnable deal. For the same reason the preparation of
    the daily challenges (``CLOSE_DAYS_IN_SERVER=0``, which also leaves past days' attempts
    unclosed) is off: the players play casual games. All players come from 127.0.0.1, so
-   ``WEBSOCKET_CONNECTIONS_PER_ADDRESS`` is twice the largest step (the cap still counted).
+   ``WEBSOCKET_CONNECTIONS_PER_ADDRESS`` is twice the largest step (the cap still counted)
+   and ``GAMES_CREATED_PER_ADDRESS_PER_MINUTE`` is off (the per-player cap still counted).
 3. Idle server: its CPU over 3 s with nobody connected. Trivial request: 10 clients send
    ``GET /api/health/`` back to back for ``--health-seconds`` (no database, no sign-in): the
    server's CPU per request.
@@ -30,7 +31,8 @@ Method
    5 s idle: counted and printed, not an error), and the game's websocket
    (``/ws/games/<id>/?since=N``, signed in by ``Authorization: Token``, ``Origin`` set,
    permessage-deflate offered, a ``ping`` every 25 s) open while it plays that game; a move
-   every ``--think`` seconds on average
+   every ``--think`` seconds on average (over REST, or with ``--socket-moves`` on the game's
+   websocket, answered there, as the play page sends them)
    (exponentially distributed pauses), a random one of the game's ``legal_moves``, sent with
    ``expected_move_number`` and a new ``Idempotency-Key``; a new game (``POST /api/games/``,
    the five in turn, its websocket replacing the last) when a game ends or has no move left.
@@ -143,6 +145,7 @@ class Config:
     idempotency_keys: bool = True
     websockets: bool = True
     hint_share: float = 0.0
+    socket_moves: bool = False
 
 
 def parse_args(argv: list[str] | None = None) -> Config:
@@ -174,6 +177,11 @@ def parse_args(argv: list[str] | None = None) -> Config:
         help="players open no websocket (what the live updates' delivery costs, by difference)",
     )
     parser.add_argument(
+        "--socket-moves",
+        action="store_true",
+        help="moves sent on the game's websocket, answered there (the play page's way)",
+    )
+    parser.add_argument(
         "--hints",
         type=float,
         default=0.0,
@@ -185,6 +193,8 @@ def parse_args(argv: list[str] | None = None) -> Config:
         parser.error("--players, --think and --step-seconds must be positive")
     if args.warmup < 0 or args.health_seconds < 0 or args.workers < 1:
         parser.error("--warmup and --health-seconds cannot be negative, --workers must be >= 1")
+    if args.socket_moves and args.no_websockets:
+        parser.error("--socket-moves needs the websockets")
     if not 0 <= args.hints <= 1:
         parser.error("--hints is a share of turns, from 0 to 1")
     return Config(
@@ -200,6 +210,7 @@ def parse_args(argv: list[str] | None = None) -> Config:
         idempotency_keys=not args.no_idempotency_keys,
         websockets=not args.no_websockets,
         hint_share=args.hints,
+        socket_moves=args.socket_moves,
     )
 
 
@@ -409,6 +420,9 @@ class Player:
         # recorded), and when its update came when that was first.
         self.answered: dict[int, tuple[float, Step | None]] = {}
         self.early: dict[int, float] = {}
+        # --socket-moves: the answers awaited on the socket, by request_id.
+        self.awaited: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.requests = 0
 
     def error(self, what: str) -> None:
         self.run.step.errors[what] += 1
@@ -470,8 +484,13 @@ class Player:
             async for raw in socket:
                 at = time.monotonic()
                 data = json.loads(raw)
-                if data.get("type") == "update":
+                kind = data.get("type")
+                if kind == "update":
                     self.updated(data["game"]["move_number"], at)
+                elif kind == "answer":
+                    awaited = self.awaited.pop(data.get("request_id"), None)
+                    if awaited is not None and not awaited.done():
+                        awaited.set_result(data)
             self.error(f"websocket closed by the server: {socket.close_code}")
         except websockets.ConnectionClosed as exc:
             self.error(f"websocket closed: {exc.rcvd.code if exc.rcvd else 'no close frame'}")
@@ -479,6 +498,10 @@ class Player:
             self.error(f"websocket: {type(exc).__name__}")
         finally:
             pings.cancel()
+            for awaited in self.awaited.values():
+                if not awaited.done():
+                    awaited.set_exception(ConnectionError("the websocket closed"))
+            self.awaited.clear()
 
     @staticmethod
     async def keep_alive(socket: ClientConnection) -> None:
@@ -520,16 +543,23 @@ class Player:
             "move": self.rng.choice(game["legal_moves"]),
             "expected_move_number": game["move_number"],
         }
-        headers = f"Idempotency-Key: {uuid.uuid4()}\r\n" if self.run.config.idempotency_keys else ""
         step = self.run.step
         sent = time.monotonic()
-        try:
-            status, body = await self.http.request(
-                "POST", f"/api/games/{game['id']}/moves/", payload, headers
-            )
-        except HttpError as exc:
-            self.error(f"move: {exc}")
-            return False
+        if self.run.config.socket_moves:
+            answer = await self.move_on_socket(payload)
+            if answer is None:
+                return False
+            status, body = answer
+        else:
+            key = self.run.config.idempotency_keys
+            headers = f"Idempotency-Key: {uuid.uuid4()}\r\n" if key else ""
+            try:
+                status, body = await self.http.request(
+                    "POST", f"/api/games/{game['id']}/moves/", payload, headers
+                )
+            except HttpError as exc:
+                self.error(f"move: {exc}")
+                return False
         answered = time.monotonic()
         if status != 201:
             self.error(f"move: {error_of(status, body)}")
@@ -547,6 +577,29 @@ class Player:
             self.answered[number] = (answered, step if recorded else None)
             self.overdue(answered)
         return True
+
+    async def move_on_socket(self, payload: dict[str, Any]) -> tuple[int, bytes] | None:
+        """The move on the game's websocket, as the play page sends it (docs/api.md, "Moves on
+        the game's websocket"): its answer's status and body, None when none came."""
+        socket = self.socket
+        if socket is None:
+            self.error("move: no websocket")
+            return None
+        self.requests += 1
+        request_id = self.requests
+        awaited: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.awaited[request_id] = awaited
+        message = {"type": "move", "request_id": request_id, **payload}
+        if self.run.config.idempotency_keys:
+            message["idempotency_key"] = str(uuid.uuid4())
+        try:
+            await socket.send(json.dumps(message))
+            answer = await asyncio.wait_for(awaited, REQUEST_TIMEOUT_S)
+        except (TimeoutError, ConnectionError, websockets.ConnectionClosed) as exc:
+            self.awaited.pop(request_id, None)
+            self.error(f"move on the websocket: {type(exc).__name__}")
+            return None
+        return answer["status"], json.dumps(answer["body"]).encode()
 
     async def hint(self) -> None:
         """Ask for a hint, as the Hint button does (the move that follows is still random). A
@@ -769,6 +822,7 @@ def print_config(config: Config, env: dict[str, str], load: tuple[float, ...]) -
         + " each"
         + (", Idempotency-Key on every move" if config.idempotency_keys else "")
         + ("" if config.websockets else "; NO websockets (--no-websockets)")
+        + ("; moves on the websocket" if config.socket_moves else "; moves over REST")
         + (
             f"; a hint asked before {config.hint_share:.0%} of the moves (--hints)"
             if config.hint_share
@@ -929,6 +983,9 @@ def bench(config: Config) -> tuple[Run, dict[str, bool]]:
     # The players play casual random deals: no daily challenge, no winnable deal.
     env = without_background_solver(server_env(config.redis_url, config.database))
     env.setdefault("WEBSOCKET_CONNECTIONS_PER_ADDRESS", str(2 * most))
+    # Every player comes from 127.0.0.1: the per-address cap on new games (120 a minute) would
+    # refuse a step of a few hundred players finishing games; the per-player one still counts.
+    env.setdefault("GAMES_CREATED_PER_ADDRESS_PER_MINUTE", "0")
     print(f"Preparing {config.database}: migrate, flush, {most} players", flush=True)
     tokens = prepare_database(env, most)
     print(f"Starting the server with {config.workers} worker(s)", flush=True)
