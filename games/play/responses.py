@@ -71,6 +71,15 @@ class Abandoned(TypedDict):
     game: Annotated[Game | None, "The game as resign/ answers it; null if deleted."]
 
 
+class GameRace(TypedDict):
+    """The race a game is a player's game of (``games.races``): nothing of the other players."""
+
+    code: Annotated[str, "The race's code: its room is /races/<code>/ (GET /api/races/<code>/)."]
+    link: str
+    undo: Annotated[bool, "The room's rule: undo is taken (else can_undo is false throughout)."]
+    hints: Annotated[bool, "Always false: a race's game takes no hint (409 hints_not_allowed)."]
+
+
 class Game(GameSummary):
     state: PlayerView
     clock: Annotated[GameClock, "What the play page's clock shows and runs on from."]
@@ -95,6 +104,9 @@ class Game(GameSummary):
         bool,
         "True for a casual game in play with no legal move left: undo out of it, or POST "
         "end/ to record it lost (so are starting another game and leaving it a while).",
+    ]
+    race: Annotated[
+        GameRace | None, "The race this game is a player's game of; null for any other game."
     ]
     events: NotRequired[Annotated[list[dict[str, Any]], "After an action only."]]
     result: NotRequired[

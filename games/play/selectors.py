@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -23,6 +24,15 @@ from games.rules import VARIANTS, State, Variant, get_variant
 
 #: The games list's status filter for every game that is over, whatever its outcome.
 FINISHED = "finished"
+
+#: What another feature keeps secret of a finished game: each is called with the game and says
+#: whether its seed (and so its cards, in its replay) must stay hidden still. A race's game
+#: (``games.races.rules``): until the race is over, since its deal is the other players'.
+SEED_HOLDS: list[Callable[[Game], bool]] = []
+#: What another feature adds to a game's answer, called with the game: the keys it sets (a
+#: race's game: ``race``, and ``can_undo`` false in a room without undo). Play knows nothing
+#: of races; a game that is in none gets ``race: null``.
+GAME_EXTRAS: list[Callable[[Game], dict[str, Any]]] = []
 
 
 def own_games(
@@ -59,7 +69,9 @@ def seed_visible(game: Game) -> bool:
     over; a daily challenge's deal stays secret until its day has closed, for everybody."""
     if game.daily_id is not None:
         return days.day_closed(game.daily.date)
-    return game.seed_chosen or game.is_finished
+    if game.seed_chosen:
+        return True
+    return game.is_finished and not any(hold(game) for hold in SEED_HOLDS)
 
 
 def json_time(value: dt.date | None) -> str | None:
@@ -105,7 +117,10 @@ def game_representation(
         "finished_at": json_time(game.finished_at),
         "time_seconds": clock.seconds(game.active_ms),
         "clock": game_clock(game),
+        "race": None,
     }
+    for extra in GAME_EXTRAS:
+        body.update(extra(game))  # type: ignore[typeddict-item]
     if game.is_finished:
         body["result"] = game_result(game, state.move_number)
     if events is not None:

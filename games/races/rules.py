@@ -10,6 +10,8 @@ once the race is over, as every game of it shows the same deal."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -61,11 +63,40 @@ def race_not_over(game: Game) -> str | None:
     return None
 
 
+def seed_held(game: Game) -> bool:
+    """A race's game keeps its seed (and its replay its cards) hidden until the race is over,
+    even once the game itself is: the other players are still on its deal."""
+    race = race_of(game)
+    return race is not None and race.state != Race.State.FINISHED
+
+
+def game_extras(game: Game) -> dict[str, Any]:
+    """What a race's game's answer adds: its race's code and rules (nothing of the others)."""
+    race = race_of(game)
+    if race is None:
+        return {}
+    extras: dict[str, Any] = {
+        "race": {
+            "code": race.code,
+            "link": f"/races/{race.code}/",
+            "undo": race.undo,
+            "hints": False,
+        }
+    }
+    if not race.undo:
+        extras["can_undo"] = False
+    return extras
+
+
 def install() -> None:
     """Hook the rules in (``GamesConfig.ready``); once, however often it is called."""
     from games.analysis import eligibility
+    from games.play import selectors as play_selectors
     from games.play import services as play_services
 
+    if seed_held not in play_selectors.SEED_HOLDS:
+        play_selectors.SEED_HOLDS.append(seed_held)
+        play_selectors.GAME_EXTRAS.append(game_extras)
     if refuse not in play_services.ACTION_RULES:
         play_services.ACTION_RULES.append(refuse)
         play_services.AFTER_ACTION.append(after)

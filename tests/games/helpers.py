@@ -53,6 +53,7 @@ REPRESENTATION_KEYS = {
     "finished_at",
     "time_seconds",
     "clock",
+    "race",
 }
 
 _names = count(1)

@@ -28,7 +28,7 @@ import { openLive } from "./play/live.js";
 import { announce, outdated, say, sayOnly } from "./play/messages.js";
 import { attachNewGame } from "./play/new_game.js";
 import { $, boardStop, page } from "./play/page.js";
-import { showResult } from "./play/result.js";
+import { raceAFriend, showResult } from "./play/result.js";
 import { attachSettingsDialog } from "./play/settings_dialog.js";
 import { createSignedOut } from "./play/signed_out.js";
 import { createSocketWrites } from "./play/socket_writes.js";
@@ -120,6 +120,7 @@ $("resign-dialog").addEventListener("close", () => {
 });
 attachNewGame({ whenSignedOut });
 $("show-result").addEventListener("click", showResult);
+$("result-race-friend").addEventListener("click", raceAFriend);
 copyLinkButton($("copy-deal-link"), () => dealLink(page.game.variant, page.game.seed), $("deal-link"));
 // The dialog gives the focus back to what had it, which may be gone by now.
 $("result").addEventListener("close", () => {

@@ -1,7 +1,7 @@
 // The bar above the table: the game's name and badges, the counts, and which buttons show.
 
 import { dayName } from "../ui.js";
-import { hasFoundations, hasStock, hintRefusal, OUTCOMES, overWords, undoRefusal } from "./facts.js";
+import { hasFoundations, hasStock, hintRefusal, noHints, noUndo, OUTCOMES, overWords, undoRefusal } from "./facts.js";
 import { sayOnly } from "./messages.js";
 import { $, boardStop, page } from "./page.js";
 
@@ -61,6 +61,7 @@ export function showControls() {
   const badges = [];
   if (game.daily) badges.push(badge(`Daily · ${dayName(game.daily)}`, "daily", `/daily/${game.daily}/${game.variant}/`));
   if (game.ranked) badges.push(badge("Ranked", "ranked"));
+  if (game.race) badges.push(badge("Race", "race", game.race.link));
   // Dealt from the deals the solver has proven winnable: a coarse label the rules allow
   // (games/rules/RULINGS.md §Solutions and hints).
   if (game.winnable) badges.push(badge("Can be won", "winnable"));
@@ -78,18 +79,22 @@ export function showControls() {
   $("hint-count").textContent = String(game.counts.hints ?? 0);
   $("hint-stat").hidden = !game.counts.hints;
   // A casual game keeps the count's room until the first hint (a ranked one has none to count).
-  $("hint-stat").classList.toggle("keep-room", !game.ranked);
-  // Ranked games have no undo and no hints at all; the server would refuse them anyway.
-  $("hint").hidden = game.ranked;
-  $("hint").disabled = game.ranked || over;
-  $("undo").hidden = game.ranked;
-  $("help-undo-hint").hidden = game.ranked;
+  $("hint-stat").classList.toggle("keep-room", !noHints());
+  // Ranked games have no undo and no hints at all, a race's game no hints and undo as its room
+  // says: not shown, rather than shown and refused (the server would refuse them anyway).
+  $("hint").hidden = noHints();
+  $("hint").disabled = noHints() || over;
+  $("undo").hidden = noUndo();
+  $("help-undo-hint").hidden = noHints();
+  // A race's game leads back to its room, where everyone's progress and the result show.
+  $("race-room").hidden = !game.race;
+  if (game.race) $("race-room").href = game.race.link;
   // Grounds for Divorce has no foundation: no double-tap home, no Finish.
   for (const part of document.querySelectorAll(".help-foundations")) part.hidden = !hasFoundations();
   // Selective Castle and Grandfather's Clock deal everything at once: no stock to tap, no D.
   for (const part of document.querySelectorAll(".help-stock")) part.hidden = !hasStock();
   // The server says whether it would take the last move back (any move of a casual game).
-  $("undo").disabled = game.ranked || over || !game.can_undo;
+  $("undo").disabled = noUndo() || over || !game.can_undo;
   $("undo").title = game.can_undo || over ? "" : undoRefusal();
   $("resign").disabled = over;
   // At a dead end, End game takes Resign's place: the game is lost, not given up.

@@ -22,6 +22,10 @@ export const homeMoves = (shown) =>
     : (shown?.legal_moves ?? []).filter((m) => m.type === "move" && isFoundation(m.to) && !isFoundation(m.from));
 
 /** Whether a move was ever made in the game (else it counts nowhere, and "New game" drops it). */
+/** A race's game (its answer's `race`): no hints, undo as its room says. */
+export const noHints = () => Boolean(page.game.ranked || page.game.race);
+export const noUndo = () => Boolean(page.game.ranked || (page.game.race && !page.game.race.undo));
+
 export const touched = () => page.game.counts.moves > 0 || page.game.counts.undos > 0;
 
 export const cardsWord = (n) => `${n} ${n === 1 ? "card" : "cards"}`;
@@ -36,6 +40,7 @@ export const notOver = () => (page.game.status === "playing" ? null : overWords(
 export function undoRefusal() {
   const game = page.game;
   if (game.ranked) return "Ranked games have no undo.";
+  if (game.race && !game.race.undo) return "This race's room plays without undo.";
   if (game.status !== "playing") return `${overWords()} No move can be taken back.`;
   if (game.can_undo) return null;
   return "No move to take back yet.";
@@ -44,6 +49,7 @@ export function undoRefusal() {
 export function hintRefusal() {
   const game = page.game;
   if (game.ranked) return "Ranked games have no hints.";
+  if (game.race) return "Races have no hints: the race is between you.";
   if (game.status !== "playing") return `${overWords()} No more hints.`;
   return null;
 }

@@ -1,7 +1,7 @@
 // The result dialog (#result): the outcome, the server's figures (time, moves, hints, the best
 // and the streak, a daily's rank), the deal's number to share, and a short celebration on a win.
 
-import { canPlayAgain } from "../api.js";
+import { api, canPlayAgain } from "../api.js";
 import { cardElement } from "../cards.js";
 import { motionMs } from "../motion.js";
 import { playSound } from "../sound.js";
@@ -29,6 +29,9 @@ export function showResult() {
   $("result-seed").hidden = game.seed === null || game.seed === undefined;
   $("result-seed-text").textContent = `Deal number ${game.seed}: anyone can play this deal with it.`;
   $("result-again").hidden = !canPlayAgain(game);
+  // A race's game has its room's Rematch instead; any other game can start a race of its game.
+  $("result-race-friend").hidden = Boolean(game.race);
+  $("result-race-error").hidden = true;
   $("replay-link").href = `/replay/${game.id}/`;
   showDailyResult(result);
   // Closed by the service at midnight, not by a move here: say why the game is over.
@@ -117,10 +120,35 @@ function showDailyResult(result) {
   const game = page.game;
   const daily = Boolean(game.daily);
   $("result-board").hidden = !daily;
-  $("result-new").classList.toggle("primary", !daily);
+  // A race's game leads back to its room: the others' progress, then the result and Rematch.
+  $("result-race").hidden = !game.race;
+  if (game.race) $("result-race").href = game.race.link;
+  $("result-new").classList.toggle("primary", !daily && !game.race);
   const rank = result?.daily_rank;
   $("result-rank").hidden = !(daily && rank);
   if (!daily) return;
   $("result-board").href = `/daily/${game.daily}/${game.variant}/`;
   if (rank) $("result-rank").textContent = `Rank ${rank.rank} of ${rank.count} on the day's leaderboard so far.`;
+}
+
+/** "Race a friend on this game": a new race of the game (not this deal: a deal someone has
+ * seen is no race), winnable if this one was, unlisted (joined from its link), and its room,
+ * which shows the link to send. */
+export async function raceAFriend() {
+  const game = page.game;
+  const button = $("result-race-friend");
+  button.disabled = true;
+  try {
+    const race = await api(
+      "POST",
+      "/api/races/",
+      { variant: game.variant, winnable: Boolean(game.winnable), listed: false },
+      { idempotent: true },
+    );
+    window.location.assign(race.link);
+  } catch (failure) {
+    $("result-race-error").textContent = failure.message || "Could not open a race.";
+    $("result-race-error").hidden = false;
+    button.disabled = false;
+  }
 }
