@@ -30,9 +30,14 @@ ERRORS = {400: ApiErrorBody, 404: ApiErrorBody, 409: ApiErrorBody}
 
 
 class Answerable(Protocol):
-    """What a write returns: an outcome with its JSON-ready body."""
+    """What a write returns: an outcome with its JSON-ready body (and, for a write whose
+    status depends on what it did, an ``answer_status``: a race's, 201 when it opened one)."""
 
     def body(self) -> Any: ...
+
+
+def status_of(outcome: Answerable, default: int) -> int:
+    return getattr(outcome, "answer_status", None) or default
 
 
 @dataclass(frozen=True)
@@ -66,7 +71,8 @@ def answer_once(
     released and a retry may act. The live updates the service scheduled go out after the
     commit."""
     if key is None:
-        return Answer(status, write().body())
+        outcome = write()
+        return Answer(status_of(outcome, status), outcome.body())
     refusal: ServiceError | ApiError | None = None
     with transaction.atomic():
         record_id = idempotency.claim(user.pk, key.key, key.fingerprint)
@@ -76,7 +82,8 @@ def answer_once(
                 raise ApiError(*KEY_REUSED, 422)
             return Answer(stored.status, stored.body())
         try:
-            result = Answer(status, write().body())
+            outcome = write()
+            result = Answer(status_of(outcome, status), outcome.body())
             stored_status, stored_data = result.status, result.data
         except (ServiceError, ApiError) as error:
             refusal = error

@@ -52,6 +52,11 @@ class RaceOutcome:
     def body(self) -> Any:
         return selectors.race_view(self.race, self.viewer)
 
+    @property
+    def answer_status(self) -> int:
+        """201 when the write opened the race, else 200 (``games.answers.answer_once``)."""
+        return 201 if self.made else 200
+
 
 def new_code() -> str:
     return "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))

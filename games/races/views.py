@@ -4,6 +4,8 @@ carries: anyone with the link may read it (progress only) and join it while it w
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -11,9 +13,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.guests import PlayerOrNewGuest
+from games.answers import answer, answer_once
 from games.inputs import ReplayQuery, body, valid
 from games.play import selectors as play_selectors
-from games.play.inputs import asked_step
+from games.play.inputs import asked_step, idempotency_key
 from games.play.responses import Replay
 from games.races import selectors, services
 from games.races.inputs import OpenRaceInput, OpenRacesQuery, QuickRaceInput, ReadyInput
@@ -24,8 +27,14 @@ from web.http.errors import ApiErrorBody
 ERRORS = {400: ApiErrorBody, 403: ApiErrorBody, 404: ApiErrorBody, 409: ApiErrorBody}
 
 
-def answered(outcome: services.RaceOutcome, status: int = 200) -> Response:
-    return Response(outcome.body(), status=201 if outcome.made else status)
+def answered(
+    request: Request, write: Callable[[], services.RaceOutcome], *, reads_body: bool = True
+) -> Response:
+    """A race write's answer (201 when it opened a race), once per ``Idempotency-Key``: a
+    retry with the key gets the first answer, and the write is applied once
+    (``games.answers.answer_once``)."""
+    key = idempotency_key(request, reads_body=reads_body)
+    return answer(answer_once(request.user, key, write))
 
 
 class ThrottledRaceView(APIView):
@@ -63,14 +72,15 @@ class RaceListView(ThrottledRaceView):
     def post(self, request: Request) -> Response:
         data = valid(OpenRaceInput, body(request))
         return answered(
-            services.open_race(
+            request,
+            lambda: services.open_race(
                 user=request.user,
                 variant_slug=data["variant"],
                 winnable=data["winnable"],
                 undo=data["undo"],
                 listed=data["listed"],
                 time_limit_seconds=data.get("time_limit_seconds"),
-            )
+            ),
         )
 
 
@@ -85,7 +95,9 @@ class QuickRaceView(ThrottledRaceView):
     )
     def post(self, request: Request) -> Response:
         data = valid(QuickRaceInput, body(request))
-        return answered(services.quick_race(user=request.user, variant_slug=data["variant"]))
+        return answered(
+            request, lambda: services.quick_race(user=request.user, variant_slug=data["variant"])
+        )
 
 
 class RaceDetailView(APIView):
@@ -115,7 +127,9 @@ class RaceJoinView(ThrottledRaceView):
         responses={200: Race, **ERRORS, 429: ApiErrorBody},
     )
     def post(self, request: Request, code: str) -> Response:
-        return answered(services.join_race(user=request.user, code=code))
+        return answered(
+            request, lambda: services.join_race(user=request.user, code=code), reads_body=False
+        )
 
 
 class RaceReadyView(APIView):
@@ -127,7 +141,9 @@ class RaceReadyView(APIView):
     )
     def post(self, request: Request, code: str) -> Response:
         data = valid(ReadyInput, body(request))
-        return answered(services.set_ready(user=request.user, code=code, ready=data["ready"]))
+        return answered(
+            request, lambda: services.set_ready(user=request.user, code=code, ready=data["ready"])
+        )
 
 
 class RaceStartView(APIView):
@@ -138,7 +154,9 @@ class RaceStartView(APIView):
         responses={200: Race, **ERRORS},
     )
     def post(self, request: Request, code: str) -> Response:
-        return answered(services.start_race(user=request.user, code=code))
+        return answered(
+            request, lambda: services.start_race(user=request.user, code=code), reads_body=False
+        )
 
 
 class RaceLeaveView(APIView):
@@ -149,7 +167,9 @@ class RaceLeaveView(APIView):
         responses={200: Race, **ERRORS},
     )
     def post(self, request: Request, code: str) -> Response:
-        return answered(services.leave_race(user=request.user, code=code))
+        return answered(
+            request, lambda: services.leave_race(user=request.user, code=code), reads_body=False
+        )
 
 
 class RaceRematchView(APIView):
@@ -160,7 +180,9 @@ class RaceRematchView(APIView):
         responses={200: Race, 201: Race, **ERRORS, 503: ApiErrorBody},
     )
     def post(self, request: Request, code: str) -> Response:
-        return answered(services.rematch(user=request.user, code=code))
+        return answered(
+            request, lambda: services.rematch(user=request.user, code=code), reads_body=False
+        )
 
 
 class RaceReplayView(APIView):

@@ -84,7 +84,8 @@ function link(label, href, primary = false) {
 }
 
 async function act(path, body = {}) {
-  const answer = await api("POST", `/api/races/${code}/${path}/`, body);
+  // With an Idempotency-Key: a retry after a network failure is applied once.
+  const answer = await api("POST", `/api/races/${code}/${path}/`, body, { idempotent: true });
   if (path === "join" && !root.dataset.username) {
     // A visitor joins as a new guest: the page and its websocket were opened signed out, so
     // they would go on telling the room as a watcher's (no game of yours, no Ready) and the
@@ -115,7 +116,7 @@ function drawActions() {
     else if (you.joined) {
       buttons.push(
         button("Rematch", async () => {
-          const next = await api("POST", `/api/races/${code}/rematch/`, {});
+          const next = await api("POST", `/api/races/${code}/rematch/`, {}, { idempotent: true });
           window.location.assign(next.link);
         }, true),
       );

@@ -9,7 +9,7 @@ const error = document.getElementById("race-error");
 async function go(path) {
   error.hidden = true;
   try {
-    const race = await api("POST", path, { variant: variant.value });
+    const race = await api("POST", path, { variant: variant.value }, { idempotent: true });
     window.location.assign(race.link);
   } catch (failure) {
     error.textContent = failure.message;
