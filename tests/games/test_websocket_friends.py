@@ -14,7 +14,7 @@ from accounts import follows
 from games.core import days
 from games.daily import services as daily_services
 from games.play import services as play_services
-from tests.games.test_websockets import ORIGIN, connect, session_headers
+from tests.support.websockets import ORIGIN, connect, session_headers
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,7 +13,7 @@ from asgiref.sync import async_to_sync
 from deploy import serve
 from games import consumers
 from games.core import days
-from tests.games.test_websockets import ORIGIN, connect
+from tests.support.websockets import ORIGIN, connect
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -7,15 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import json
-from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import Permission
-from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from config.asgi import application
@@ -25,28 +22,9 @@ from games.daily import challenges
 from games.daily import services as daily_services
 from games.play import hint_service as play_hints
 from games.play import services as play_services
+from tests.support.websockets import ORIGIN, connect, session_headers
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-ORIGIN = (b"origin", b"http://testserver")
-
-
-def session_headers(user) -> list[tuple[bytes, bytes]]:
-    client = Client()
-    client.force_login(user)
-    return [ORIGIN, (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())]
-
-
-async def connect(path: str, headers: list[tuple[bytes, bytes]]) -> tuple[Any, Any]:
-    """The communicator and its first message, or the close code it was refused with."""
-    communicator = WebsocketCommunicator(application, path, headers=headers)
-    connected, code = await communicator.connect(timeout=5)
-    if not connected:  # refused at the handshake (the origin check)
-        return communicator, code
-    output = await communicator.receive_output(timeout=5)
-    if output["type"] == "websocket.close":
-        return communicator, output["code"]
-    return communicator, json.loads(output["text"])
 
 
 @pytest.fixture

@@ -176,7 +176,7 @@ def test_a_websocket_whose_database_read_fails_is_closed_to_reconnect_not_crashe
 
     from games.play import selectors as play_selectors
     from games.play import services as play_services
-    from tests.games.test_websockets import connect, session_headers
+    from tests.support.websockets import connect, session_headers
     from web.http import db_outage
 
     user = get_user_model().objects.create_user("socket-outage", password="x")

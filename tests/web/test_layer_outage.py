@@ -19,10 +19,11 @@ from games import consumers
 from games.core import days
 from games.daily import services as daily_services
 from games.play import services as play_services
-from tests.games.test_websockets import ORIGIN, connect, move_of, session_headers
+from tests.games.test_websockets import move_of
 from tests.redis_server import PrivateRedis
 from tests.redis_server import private_redis as start_private_redis
 from tests.support.waiting import until
+from tests.support.websockets import ORIGIN, connect, session_headers
 from web.live import layer_watch
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -10,41 +10,20 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
-from django.test import Client
 
-from config.asgi import application
 from games.play import services as play_services
 from games.races import services
 from games.races.models import Race, RacePlayer
 from tests.games.hidden_cards import named_cards
 from tests.games.races.helpers import SLUG, WINNING_LINES
+from tests.support.websockets import ORIGIN, connect, session_headers
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-ORIGIN = (b"origin", b"http://testserver")
 
 
 @pytest.fixture(autouse=True)
 def _short_countdown(settings: Any) -> None:
     settings.RACE_COUNTDOWN_SECONDS = 0.3
-
-
-def session_headers(user: Any) -> list[tuple[bytes, bytes]]:
-    client = Client()
-    client.force_login(user)
-    return [ORIGIN, (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())]
-
-
-async def connect(path: str, headers: list[tuple[bytes, bytes]]) -> tuple[Any, Any]:
-    communicator = WebsocketCommunicator(application, path, headers=headers)
-    connected, code = await communicator.connect(timeout=5)
-    if not connected:
-        return communicator, code
-    output = await communicator.receive_output(timeout=5)
-    if output["type"] == "websocket.close":
-        return communicator, output["code"]
-    return communicator, json.loads(output["text"])
 
 
 async def next_race(ws: Any, seen: list[str]) -> dict[str, Any]:
