@@ -77,11 +77,13 @@ import time
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import websockets
 from websockets.asyncio.client import ClientConnection, connect
 
+from bench import profile_breakdown
 from bench.harness import (
     CLK_TCK,
     HOST,
@@ -89,6 +91,7 @@ from bench.harness import (
     Server,
     Snapshot,
     event_loop_factory,
+    group_pids,
     in_group,
     launcher_description,
     percentile,
@@ -114,6 +117,8 @@ STEPS = (10, 100, 200, 300, 400, 500, 600, 800)
 HEALTH_CLIENTS = 10
 IDLE_SECONDS = 3.0
 REQUEST_TIMEOUT_S = 10.0
+#: py-spy's samples per second per process (--profile).
+PROFILE_RATE = 200
 UPDATE_TIMEOUT_S = 5.0
 STARTS_AT_ONCE = 20
 PING_EVERY_S = 25.0
@@ -146,6 +151,8 @@ class Config:
     websockets: bool = True
     hint_share: float = 0.0
     socket_moves: bool = False
+    #: py-spy's path: the last step's window profiled (bench/profile_breakdown.py).
+    profile_with: str | None = None
 
 
 def parse_args(argv: list[str] | None = None) -> Config:
@@ -182,6 +189,12 @@ def parse_args(argv: list[str] | None = None) -> Config:
         help="moves sent on the game's websocket, answered there (the play page's way)",
     )
     parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="py-spy samples the server's processes over the last step's window (py-spy needed)",
+    )
+    parser.add_argument("--py-spy", default=None, help="py-spy's path (default: on PATH)")
+    parser.add_argument(
         "--hints",
         type=float,
         default=0.0,
@@ -195,6 +208,9 @@ def parse_args(argv: list[str] | None = None) -> Config:
         parser.error("--warmup and --health-seconds cannot be negative, --workers must be >= 1")
     if args.socket_moves and args.no_websockets:
         parser.error("--socket-moves needs the websockets")
+    profile_with = profile_breakdown.find_py_spy(args.py_spy) if args.profile else None
+    if args.profile and profile_with is None:
+        parser.error("--profile needs py-spy: pip install py-spy anywhere, then --py-spy PATH")
     if not 0 <= args.hints <= 1:
         parser.error("--hints is a share of turns, from 0 to 1")
     return Config(
@@ -211,6 +227,7 @@ def parse_args(argv: list[str] | None = None) -> Config:
         websockets=not args.no_websockets,
         hint_share=args.hints,
         socket_moves=args.socket_moves,
+        profile_with=profile_with,
     )
 
 
@@ -341,6 +358,8 @@ class Step:
     # The answered hints' ``source``: ``solver`` (looked ahead) or ``heuristic`` (the rule of
     # thumb: no search, or none back in time, or the server's hint searches all busy).
     hint_sources: Counter[str] = field(default_factory=Counter)
+    #: --profile, the last step: py-spy's samples per layer (bench/profile_breakdown.py).
+    profile: Counter[str] | None = None
 
     @property
     def seconds(self) -> float:
@@ -737,13 +756,29 @@ class Run:
         running = await self.add_players(players)
         await asyncio.sleep(self.config.warmup)
         step.started = running
+        profiling = self.config.profile_with and players == self.config.steps[-1]
         step.recording, start = True, Snapshot()
-        await asyncio.sleep(self.config.step_seconds)
+        if profiling:
+            step.profile = await self.profile(self.config.step_seconds)
+        else:
+            await asyncio.sleep(self.config.step_seconds)
         step.recording, end = False, Snapshot()
         step.resources = resources_between(start, end, self.server.pgid)
         step.per_process = per_process(start, end, self.server.pgid)
         step.reconnects = self.connections - connections
         return step
+
+    async def profile(self, seconds: float) -> Counter[str]:
+        """py-spy on every process of the server over ``seconds``: samples per layer."""
+        assert self.config.profile_with is not None
+        out = Path("artifacts") / "players-profile"
+        for old in out.glob("*.folded"):
+            old.unlink()
+        pids = group_pids(self.server.pgid)
+        files = await profile_breakdown.record(
+            self.config.profile_with, pids, seconds, out, PROFILE_RATE
+        )
+        return profile_breakdown.read_folded(files)
 
     async def main(self) -> None:
         await self.measure_idle()
@@ -756,6 +791,8 @@ class Run:
                 step = await self.run_step(players)
                 self.steps.append(step)
                 print_step_line(step, self.config)
+                if step.profile is not None:
+                    print_profile(step)
                 reason = step.failed_badly(players / self.config.think)
                 if reason:
                     self.stopped_because = f"{players} players: {reason}"
@@ -786,6 +823,20 @@ def health_ms(health: tuple[int, Resources]) -> float:
 
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f}" if seconds == seconds else "n/a"
+
+
+def print_profile(step: Step) -> None:
+    """The server's time by layer over the step's window (py-spy, the GIL's holder)."""
+    assert step.profile is not None and step.resources is not None
+    moves = len(step.latencies)
+    cpu = step.resources.server * step.resources.seconds
+    print(
+        f"  where the server's time went, {step.players} players (py-spy {PROFILE_RATE}/s on"
+        f" each process, the thread holding the GIL; {moves} moves; server CPU in the window"
+        f" {cpu:.2f} s by /proc, {1000 * cpu / moves if moves else NAN:.2f} ms a move):",
+        flush=True,
+    )
+    print(profile_breakdown.table(step.profile, PROFILE_RATE, moves or None), flush=True)
 
 
 def print_step_line(step: Step, config: Config) -> None:
