@@ -134,6 +134,10 @@ class Game(models.Model):
     #: The game's time (games.core.clock), in milliseconds: what the player, the leaderboards
     #: and staff are shown; added to as each history entry is recorded.
     active_ms = models.PositiveBigIntegerField(default=0)
+    #: A race's game (``games.races`` sets it as it deals the race): only then do the race's
+    #: rules look the race up, rather than on every action of every game (one query each,
+    #: 11-15 % of a move's server CPU: bench/README.md, "Where a move's server time goes").
+    in_race = models.BooleanField(default=False, editable=False)
 
     class Meta:
         indexes = [models.Index(fields=["owner", "status", "-created_at"])]

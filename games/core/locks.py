@@ -26,7 +26,7 @@ _LOCK_GAME = (
     "SELECT g.id, g.owner_id, g.deal_id, g.status, g.move_number, g.state, g.ranked, "
     "g.seed_chosen, g.daily_id, g.winnable, g.excluded, g.cards_home, g.board_moves, "
     "g.undo_count, g.can_undo, g.dead_end, g.hint_count, g.created_at, g.last_move_at, "
-    "g.finished_at, g.active_ms, "
+    "g.finished_at, g.active_ms, g.in_race, "
     "d.id, d.variant, d.seed, d.deal_version, d.created_at, "
     "c.id, c.date, c.variant, c.deal_id, c.seed_set_by_staff, c.candidate, c.outcome, "
     "c.solution, c.solver, c.difficulty, c.created_at "
@@ -38,6 +38,7 @@ _GAME_FIELDS = (
     "id", "owner_id", "deal_id", "status", "move_number", "state", "ranked", "seed_chosen",
     "daily_id", "winnable", "excluded", "cards_home", "board_moves", "undo_count", "can_undo",
     "dead_end", "hint_count", "created_at", "last_move_at", "finished_at", "active_ms",
+    "in_race",
 )  # fmt: skip
 _DEAL_FIELDS = ("id", "variant", "seed", "deal_version", "created_at")
 _DAILY_FIELDS = (

@@ -24,7 +24,10 @@ _RACE = "_patience_race"
 
 
 def race_of(game: Game) -> Race | None:
-    """The race ``game`` is a player's game of, or None (one indexed read per action)."""
+    """The race ``game`` is a player's game of, or None: one indexed read per action of a
+    race's game, none for any other game (``Game.in_race``)."""
+    if not game.in_race:
+        return None
     if _RACE not in game.__dict__:
         entry = RacePlayer.objects.select_related("race").filter(game_id=game.pk).first()
         game.__dict__[_RACE] = entry.race if entry is not None else None

@@ -266,7 +266,8 @@ def _start(race: Race, entries: list[RacePlayer]) -> None:
     variant = get_variant(race.variant)
     for entry in entries:
         game = play_services.start_game(entry.player, variant, race.deal, winnable=race.winnable)
-        Game.objects.filter(pk=game.game.pk).update(created_at=starts_at)
+        Game.objects.filter(pk=game.game.pk).update(created_at=starts_at, in_race=True)
+        game.game.created_at, game.game.in_race = starts_at, True
         entry.game = game.game
         entry.save(update_fields=["game"])
     race.state = Race.State.COUNTDOWN
