@@ -16,6 +16,8 @@ from games.models import DailyChallenge, Deal, Game, Race
 
 #: What staff see in place of a sealed deal's seed, cards, snapshot or moves.
 HIDDEN_WORDS = "hidden until the day closes"
+#: The same for a deal sealed by a race not over (and by no open day).
+RACE_HIDDEN_WORDS = "hidden until the race ends"
 
 
 def open_day_challenges() -> QuerySet[DailyChallenge]:
@@ -70,3 +72,18 @@ def game_sealed(game: Game) -> bool:
     if annotated is not None:
         return bool(annotated)
     return deal_sealed(game.deal_id)
+
+
+def sealed_by_race_only(deal: Deal | int) -> bool:
+    """Whether a sealed deal is sealed by a race not over, and by no open day: what staff are
+    told then is the race's reason, not the day's."""
+    deal_id = deal.pk if isinstance(deal, Deal) else deal
+    return (
+        not open_day_challenges().filter(deal_id=deal_id).exists()
+        and Race.objects.exclude(state=Race.State.FINISHED).filter(deal_id=deal_id).exists()
+    )
+
+
+def hidden_words(deal: Deal | int) -> str:
+    """What staff see in place of a sealed deal's seed, cards or snapshot, with its reason."""
+    return RACE_HIDDEN_WORDS if sealed_by_race_only(deal) else HIDDEN_WORDS

@@ -40,7 +40,9 @@ CARD_NAMING_FLAGS = [GameFlag.Reason.HISTORY_INVALID]
 
 def flag_detail(flag: GameFlag, sealed: bool) -> str:
     """A flag's detail, unless it may name cards and its game is sealed."""
-    return sealing.HIDDEN_WORDS if sealed and flag.reason in CARD_NAMING_FLAGS else flag.detail
+    if sealed and flag.reason in CARD_NAMING_FLAGS:
+        return sealing.hidden_words(flag.game.deal_id)
+    return flag.detail
 
 
 @admin.register(GameFlag)
@@ -279,15 +281,15 @@ class GameAdmin(SealedDealsMixin, admin.ModelAdmin):
 
     @admin.display()
     def seed(self, game: Game) -> int | str:
-        return review.HIDDEN_WORDS if review.sealed(game) else game.deal.seed
+        return review.hidden_words(game) if review.sealed(game) else game.deal.seed
 
     @admin.display(description="deal")
     def deal_shown(self, game: Game) -> str:
-        return review.HIDDEN_WORDS if review.sealed(game) else str(game.deal)
+        return review.hidden_words(game) if review.sealed(game) else str(game.deal)
 
     @admin.display(description="state")
     def snapshot(self, game: Game) -> Any:
-        return review.HIDDEN_WORDS if review.sealed(game) else game.state
+        return review.hidden_words(game) if review.sealed(game) else game.state
 
     def get_inlines(self, request: HttpRequest, obj: Game | None) -> list[Any]:
         inlines = super().get_inlines(request, obj)
@@ -342,7 +344,7 @@ class GameAdmin(SealedDealsMixin, admin.ModelAdmin):
         game = self._game(request, game_id)
         if review.sealed(game):
             # Flags and exclusions stay possible from the game's page; its cards do not show.
-            messages.warning(request, review.SEALED_MESSAGE)
+            messages.warning(request, review.sealed_message(game))
             return HttpResponseRedirect(reverse("admin:games_game_change", args=[game.pk]))
         step = int_param(request.GET.get("step"), game.move_number)
         step = min(max(step, 0), game.move_number)

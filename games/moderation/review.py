@@ -34,8 +34,20 @@ SEALED_MESSAGE = (
     "it): its deal, boards and moves are shown to staff once the day closes (staff can play "
     "ranked too)."
 )
-#: What the admin shows in place of a sealed game's seed, deal and snapshot.
-HIDDEN_WORDS = sealing.HIDDEN_WORDS
+RACE_SEALED_MESSAGE = (
+    "This game is a player's game of a race not over yet (every game of a race is dealt the "
+    "same deal): its deal, boards and moves are shown to staff once the race ends."
+)
+
+
+def sealed_message(game: Game) -> str:
+    """Why a sealed game is not shown: its open day's reason, or its race's."""
+    return RACE_SEALED_MESSAGE if sealing.sealed_by_race_only(game.deal_id) else SEALED_MESSAGE
+
+
+def hidden_words(game: Game) -> str:
+    """What the admin shows in place of a sealed game's seed, deal and snapshot."""
+    return sealing.hidden_words(game.deal_id)
 
 
 def sealed(game: Game) -> bool:

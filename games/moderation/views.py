@@ -48,8 +48,8 @@ class StaffGameReviewView(APIView):
             404: OpenApiResponse(
                 ApiErrorBody,
                 description=(
-                    '"not_found", or "not_yet": a game dealt the deal of a day not closed '
-                    "(games.core.sealing)."
+                    '"not_found", or "not_yet": a game dealt the deal of a day not closed, '
+                    "or of a race not over (games.core.sealing)."
                 ),
             ),
         },
@@ -57,6 +57,6 @@ class StaffGameReviewView(APIView):
     def get(self, request: Request, game_id: int) -> Response:
         game = review.staff_game(game_id)
         if review.sealed(game):
-            raise GameError("not_yet", review.SEALED_MESSAGE)
+            raise GameError("not_yet", review.sealed_message(game))
         step = asked_step(request, game)
         return Response(review.staff_review(game, step))

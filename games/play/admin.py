@@ -42,7 +42,7 @@ class DealAdmin(SealedDealsMixin, ReadOnlyMixin, admin.ModelAdmin):
     # of games made with a chosen seed) would tell its seed by a binary search.
     @admin.display(description="seed")
     def shown_seed(self, deal: Deal) -> int | str:
-        return sealing.HIDDEN_WORDS if sealing.deal_sealed(deal) else deal.seed
+        return sealing.hidden_words(deal) if sealing.deal_sealed(deal) else deal.seed
 
     @admin.display(description="games", ordering="game_count")
     def games(self, deal: Deal) -> int:
