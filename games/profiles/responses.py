@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, TypedDict
 
 from games.daily.responses import AttemptResult, MonthBadge, Streaks
+from games.races.responses import PlayerRace
 from web.http.schema import IsoDate
 
 
@@ -34,6 +35,7 @@ class PlayerProfile(TypedDict):
     daily: Annotated[list[PlayerDailyStats], "Per game, in the catalogue's order."]
     daily_streaks: Streaks
     recent: Annotated[list[PlayerResult], "The last 20 results, newest first."]
+    races: Annotated[list[PlayerRace], "The last 10 races that are over, newest first."]
 
 
 class Spread(TypedDict):

@@ -22,6 +22,7 @@ from games.core.ranking import RANKING_ORDER, on_the_boards, with_ranking_keys
 from games.daily.leaderboards import RESULT_FIELDS, _result, daily_streaks
 from games.models import Game
 from games.profiles import responses
+from games.races import selectors as race_selectors
 from games.rules import VARIANTS
 
 RECENT_RESULTS = 20
@@ -39,13 +40,15 @@ def public_player(username: str) -> AbstractBaseUser | None:
 def player_profile(player: AbstractBaseUser) -> responses.PlayerProfile:
     """What anyone may see of a player: their public competition, the daily challenges as the
     leaderboards count them (finished, not excluded). Nothing of casual games, no seed, no
-    game id, no board. Three queries (stats, streaks, recent results), whatever the history."""
+    game id, no board. Four queries (stats, streaks, recent results, races), whatever the
+    history."""
     return {
         "username": player.get_username(),
         "joined": player.date_joined.astimezone(dt.UTC).date(),
         "daily": _public_daily_stats(player),
         "daily_streaks": daily_streaks(player),
         "recent": _public_recent(player),
+        "races": race_selectors.player_races(player),
     }
 
 

@@ -90,3 +90,16 @@ class OpenRace(TypedDict):
 
 class OpenRaces(TypedDict):
     results: Annotated[list[OpenRace], "The oldest first, at most 50."]
+
+
+class PlayerRace(TypedDict):
+    """One of a player's races that are over, as their profile lists it."""
+
+    code: str
+    link: Annotated[str, "The race's page (/races/<code>/): its result and every replay."]
+    variant: Annotated[str, OneOf(VARIANT_CHOICES)]
+    name: str
+    place: Annotated[int | None, "The player's place (1 for the best, ties sharing one)."]
+    players: Annotated[int, "How many raced."]
+    standing: Annotated[Standing, "How the player's game ended: won, stuck, resigned, …"]
+    ended_at: Time

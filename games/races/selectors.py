@@ -17,8 +17,11 @@ from games.models import Game
 from games.play.selectors import json_time
 from games.races import ranking, responses
 from games.races.models import Race, RacePlayer
+from games.rules import VARIANTS
 
 OPEN_LIST_SIZE = 50
+#: A profile's last races.
+PLAYER_RACES = 10
 
 Viewer = AbstractBaseUser | AnonymousUser | None
 
@@ -207,3 +210,27 @@ def finished_race_game(race: Race, username: str) -> Game:
     if found is None or found.game is None:
         raise GameError("not_found", "There is no such player in this race.")
     return found.game
+
+
+def player_races(player: AbstractBaseUser, limit: int = PLAYER_RACES) -> list[responses.PlayerRace]:
+    """The player's last races that are over, newest first (for their profile): their place
+    and how their game ended, never a board. One query."""
+    entries = (
+        RacePlayer.objects.filter(player_id=player.pk, race__state=Race.State.FINISHED)
+        .select_related("race", "game")
+        .annotate(count=Count("race__players"))
+        .order_by("-race__ended_at", "-race_id")[:limit]
+    )
+    return [
+        {
+            "code": entry.race.code,
+            "link": link(entry.race),
+            "variant": entry.race.variant,
+            "name": VARIANTS[entry.race.variant].name,
+            "place": entry.place,
+            "players": entry.count,
+            "standing": standing_word(entry, entry.race),
+            "ended_at": json_time(entry.race.ended_at),
+        }
+        for entry in entries
+    ]

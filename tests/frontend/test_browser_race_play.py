@@ -1,7 +1,7 @@
 """The play page of a race's game, at desktop and phone sizes: no Hint (not shown, and H says
 why), Undo as the room says, a link back to the race room in the bar and in the result; and
 "Race a friend on this game" from a finished game's result, which opens a race of that game
-and goes to its room with the link to send."""
+and goes to its room with the link to send; the race, once over, on the player's profile."""
 
 from __future__ import annotations
 
@@ -83,6 +83,17 @@ def test_a_race_game_has_no_hint_undo_as_its_room_says_and_leads_back_to_the_rac
     result.get_by_role("link", name="Back to the race").click()
     ada.wait_for_url(f"{site}/races/{code}/")
     expect(ada.locator("#race-phase")).to_contain_text("Racing")
+
+    # Once it is over, ada's profile lists it, linking to its page.
+    bea_game = race_game(bea, code)
+    assert call_api(bea, "POST", f"/api/games/{bea_game}/resign/", {})["status"] == 200
+    expect(ada.locator("#race-phase")).to_have_text("The race is over.", timeout=10_000)
+    ada.goto(f"{site}/players/ada/")
+    row = ada.locator(f'#player-races tbody tr[data-code="{code}"]')
+    expect(row.get_by_role("link", name="Gold Mine")).to_have_attribute("href", f"/races/{code}/")
+    expect(row.locator("td").nth(1)).to_have_text("1 of 2")
+    row.scroll_into_view_if_needed()
+    screenshot(ada, f"race-profile-{size}")
     assert errors == []
 
 

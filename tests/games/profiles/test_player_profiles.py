@@ -31,7 +31,8 @@ from tests.games.helpers import (
 pytestmark = pytest.mark.django_db
 
 T0 = dt.datetime(2031, 5, 10, 8, 0, tzinfo=dt.UTC)
-PROFILE_KEYS = {"username", "joined", "daily", "daily_streaks", "recent"}
+PROFILE_KEYS = {"username", "joined", "daily", "daily_streaks", "recent", "races"}
+RACE_KEYS = {"code", "link", "variant", "name", "place", "players", "standing", "ended_at"}
 STATS_KEYS = {"variant", "name", "played", "won", "win_rate", "best_moves", "best_time_seconds"}
 RESULT_KEYS = {
     "date", "variant", "name", "rank", "status", "won", "cards_home", "moves", "time_seconds",
@@ -258,7 +259,7 @@ def test_a_profile_shows_no_seed_game_id_board_or_email(clock: DailyClock) -> No
     answer = profile("ada")
     assert answer["recent"][0]["date"] == str(DAY), "today's finished attempt is shown"
     keys = set(keys_everywhere(answer))
-    assert keys <= PROFILE_KEYS | STATS_KEYS | RESULT_KEYS | {
+    assert keys <= PROFILE_KEYS | STATS_KEYS | RESULT_KEYS | RACE_KEYS | {
         "daily_streaks", "overall", "by_variant", "current", "best", *SLUGS,
     }  # fmt: skip
     assert not keys & {"id", "game_id", "seed", "state", "piles", "cards", "face_down", "email"}
@@ -272,13 +273,14 @@ def test_the_query_count_does_not_grow_with_the_results(
 ) -> None:
     ada, rival = make_user("ada"), make_user("rival")
     attempt(ada, 1, "gold-mine", "won")
-    with django_assert_max_num_queries(4):
+    # The account, the stats, the streaks, the recent results and the last races.
+    with django_assert_max_num_queries(5):
         assert len(profile("ada")["recent"]) == 1
     for days_ago in range(2, 40):
         for slug in SLUGS[:3]:
             attempt(ada, days_ago, slug, "won" if days_ago % 3 else "lost", cards_home=30)
             attempt(rival, days_ago, slug, "resigned", cards_home=40)  # behind a win only
-    with django_assert_max_num_queries(4):
+    with django_assert_max_num_queries(5):
         answer = profile("ada")
     assert len(answer["recent"]) == 20
     assert sum(s["played"] for s in answer["daily"]) == 1 + 38 * 3

@@ -1,5 +1,6 @@
 // /players/<username>/: a player's public profile, from /api/players/<username>/: daily
-// challenge results per game, streaks, and the recent results, each linking to its day's board.
+// challenge results per game, streaks, and the recent results, each linking to its day's board;
+// the last races, each linking to its page.
 
 import { api } from "./api.js";
 import { canFollow, followButton, following } from "./follow.js";
@@ -29,6 +30,21 @@ function recentRow(result, totalCards) {
   );
 }
 
+const RACE_RESULT = { won: "Won", stuck: "Stuck (no move left)", resigned: "Resigned", out_of_time: "Out of time", playing: "Playing", waiting: "Waiting" };
+
+/** A race that is over: its day and game (links to its page), the place of how many, the result. */
+function raceRow(entry) {
+  const day = entry.ended_at.slice(0, 10);
+  return el(
+    "tr",
+    { dataset: { code: entry.code, standing: entry.standing } },
+    el("th", { scope: "row" }, el("a", { href: entry.link }, el("time", { datetime: entry.ended_at }, shortDay(day)))),
+    el("td", {}, el("a", { href: entry.link }, entry.name)),
+    el("td", { class: "num" }, entry.place ? `${entry.place} of ${entry.players}` : "–"),
+    el("td", {}, RACE_RESULT[entry.standing] ?? entry.standing),
+  );
+}
+
 /** Follow / Following, for an account looking at someone else's profile. */
 async function showFollow() {
   const name = root.dataset.username;
@@ -50,6 +66,8 @@ async function start() {
   document.getElementById("player-streaks").replaceChildren(streaksTable(profile.daily_streaks, "player-streaks-table"));
   document.querySelector("#recent-results tbody").replaceChildren(...profile.recent.map((r) => recentRow(r, totalCards)));
   document.getElementById("recent-empty").hidden = profile.recent.length > 0;
+  document.querySelector("#player-races tbody").replaceChildren(...profile.races.map(raceRow));
+  document.getElementById("races-empty").hidden = profile.races.length > 0;
   const games = document.getElementById("progress-games");
   renderProgress(progress, new Date(serverNow()).toISOString().slice(0, 10), {
     games,
