@@ -3,6 +3,7 @@
     .venv/bin/python -m bench.solver_bench [GAME ...] [--deals 200] [--seconds 10]
         [--positions 5000000] [--from 0] [--out DIR] [--read DIR] [--reference]
         [--rung N] [--speed N] [--speed-positions 30000]
+        [--prove-lost DIR [--at 10000000] [--relax-seconds 60] [--limit N]]
 
 For each game it solves deals ``--from`` .. ``--from + --deals - 1`` (each seed is a shuffled
 deal like any other) and prints positions per second, the median and 95th percentile time to
@@ -28,6 +29,15 @@ Python search instead. ``--speed N`` first solves deals ``--from`` .. ``--from +
 game with both, on the same budget of positions (``--speed-positions``, no time limit), and
 prints each one's positions per second, the ratio, and whether they gave the same answers
 with the same position counts.
+
+``--prove-lost DIR`` solves nothing with the search: it takes the deals ``DIR/<game>.jsonl``
+left unknown on at least ``--at`` positions (the stored winnability run's retry at
+10,000,000 positions is about 10 s of a core) and tries the proofs of loss on each
+(docs/solver.md, "Proofs of loss"): the static dead ends (``games.solver.deadends``), then
+the game's relaxed games (``games.solver.relax``) within ``--relax-seconds`` a deal, the
+first ``--limit`` deals the static rules left (all when 0). It prints, per game, the deals
+proven lost by each, the relaxed games won (which proves nothing) or cut off, and the share of
+the unknown deals proven lost.
 """
 
 from __future__ import annotations
@@ -43,7 +53,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from games.rules import VARIANTS, get_variant
-from games.solver import LOST, UNKNOWN, WON, Budget, solve
+from games.solver import LOST, UNKNOWN, WON, Budget, relax, solve
+from games.solver.deadends import reserve_blocked
 from games.solver.ladder import climb, first_rung
 from games.solver.winnability import compressed, result_lines
 
@@ -196,6 +207,63 @@ def read_rows(path: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in result_lines(path) if line.strip()]
 
 
+PROVE_HEADER = (
+    f"{'game':22s} {'unknown':>7s} {'static':>7s} {'tried':>6s} {'relaxed':>8s} "
+    f"{'rel won':>8s} {'rel cut':>8s} {'rel p50 s':>10s} {'proven':>8s}"
+)
+
+
+def prove_lost(
+    slug: str, rows: list[dict[str, object]], at: int, seconds: float, limit: int
+) -> tuple[str, list[dict[str, object]]]:
+    """The proofs of loss tried on the deals ``rows`` left unknown on ``at`` positions or more:
+    the figures' line and one row per deal tried (seed, how it ended, seconds)."""
+    variant = get_variant(slug)
+    unknown = [
+        int(row["seed"])  # type: ignore[call-overload]
+        for row in rows
+        if row["outcome"] == UNKNOWN and int(row["positions"]) >= at  # type: ignore[call-overload]
+    ]
+    static = [seed for seed in unknown if reserve_blocked(variant, variant.deal(seed))]
+    left = [seed for seed in unknown if seed not in set(static)]
+    tried = left[:limit] if limit else left
+    found: list[dict[str, object]] = []
+    for seed in tried:
+        started = time.perf_counter()
+        ended, made = UNKNOWN, 0
+        for relaxation in variant.solver.relaxations:
+            spent = time.perf_counter() - started
+            outcome, positions = relax.search(
+                variant, variant.deal(seed), relaxation, 10**9, seconds - spent
+            )
+            made += positions
+            ended = relax.name(relaxation) if outcome == LOST else outcome
+            if outcome == LOST or time.perf_counter() - started >= seconds:
+                break
+        found.append(
+            {
+                "seed": seed,
+                "ended": ended,
+                "positions": made,
+                "seconds": round(time.perf_counter() - started, 2),
+            }
+        )
+    relaxed = sum(str(row["ended"]).startswith("relaxation") for row in found)
+    won = sum(row["ended"] == WON for row in found)
+    cut = sum(row["ended"] == UNKNOWN for row in found)
+    times = [float(row["seconds"]) for row in found]  # type: ignore[arg-type]
+    # The share proven: the static proofs over every unknown deal, the relaxed ones over
+    # the deals tried (scaled to those the static rules left).
+    share = (len(static) + (relaxed / len(tried) * len(left) if tried else 0)) / max(
+        len(unknown), 1
+    )
+    line = (
+        f"{slug:22s} {len(unknown):7d} {len(static):7d} {len(tried):6d} {relaxed:8d} "
+        f"{won:8d} {cut:8d} {_seconds(times, statistics.median):>10s} {100 * share:7.1f}%"
+    )
+    return line, found
+
+
 def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.solver_bench", description=__doc__)
     parser.add_argument("games", nargs="*", choices=[[], *VARIANTS], default=[])
@@ -215,8 +283,31 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
     parser.add_argument(
         "--rung", type=int, help="the first rung's positions instead of the game's (0: none)"
     )
+    parser.add_argument(
+        "--prove-lost", type=Path, help="try the proofs of loss on DIR/<game>.jsonl's unknown deals"
+    )
+    parser.add_argument("--at", type=int, default=10_000_000, help="with --prove-lost")
+    parser.add_argument("--relax-seconds", type=float, default=60.0, help="with --prove-lost")
+    parser.add_argument("--limit", type=int, default=0, help="with --prove-lost: deals tried")
     args = parser.parse_args(argv)
     games = args.games or list(VARIANTS)
+    if args.prove_lost:
+        out(
+            f"proofs of loss on the deals unknown at {args.at:,d} positions; the relaxed games "
+            f"within {args.relax_seconds:g} s a deal"
+        )
+        out(PROVE_HEADER)
+        for slug in games:
+            if not get_variant(slug).solver.relaxations:
+                continue
+            path = args.prove_lost / f"{slug}.jsonl"
+            if not path.exists() and not compressed(path).exists():
+                continue
+            line, found = prove_lost(slug, read_rows(path), args.at, args.relax_seconds, args.limit)
+            for row in found:
+                out(f"  {slug} {json.dumps(row)}")
+            out(line)
+        return 0
     if args.speed and not args.read:
         out(f"speed: {args.speed_positions:,d} positions per deal, both searches")
         out(SPEED_HEADER)

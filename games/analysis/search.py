@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.rules import State, Variant, get_variant
-from games.solver import LOST, WON, Budget, solve
+from games.solver import LOST, WON, Budget, relaxed_budget, solve
 
 #: What one search answers: its outcome (``WON``, ``LOST`` or ``UNKNOWN``) and, when won, the
 #: winning line (moves as JSON) from the position searched.
@@ -28,8 +28,10 @@ Searcher = Callable[[str, State, Budget], Verdict]
 
 def solve_position(slug: str, state: State, budget: Budget) -> Verdict:
     """One search by the solver's public API: a module-level function, so that a solver
-    child process (``games.solver.children``) can run it."""
-    answer = solve(get_variant(slug), state, budget)
+    child process (``games.solver.children``) can run it. A loss counts whichever way the
+    solver proved it (its search, a static dead end or a relaxed game: ``Answer.proof``), each
+    a proof: the relaxed games get ``relaxed_budget`` beside the position's budget."""
+    answer = solve(get_variant(slug), state, budget, relax_budget=relaxed_budget(budget))
     return answer.outcome, (answer.moves_json() if answer.outcome == WON else None)
 
 

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from .building import ALTERNATE_COLOURS, Build
 from .cards import CODE, RANK
-from .solving import DEAL_TO_WASTE, SETTLE_REFILL, CorePlay, SearchPass, SolverProfile
+from .solving import (
+    DEAL_TO_WASTE,
+    RELAX_WASTE_SET,
+    SETTLE_REFILL,
+    CorePlay,
+    SearchPass,
+    SolverProfile,
+)
 from .state import EMPTY, Event, Pile
 from .table import Gap, Row, Slot, Table, numbered, slots
 from .variant import Variant
@@ -80,6 +87,10 @@ class BlondesAndBrunettes(Variant):
         folds_deals=True,
         # An emptied tableau pile takes the stock's top card, else the waste's.
         core=CorePlay(deal=DEAL_TO_WASTE, settle=SETTLE_REFILL),
+        # Its reserve goes home only, top first (games/solver/deadends.py); a position left
+        # unknown is tried with the waste as a set (games/solver/relax.py).
+        reserve_dead_end=True,
+        relaxations=((RELAX_WASTE_SET,),),
     )
 
     def _lay_out(self, deck: list[int]) -> tuple[dict[str, Pile], int | None]:

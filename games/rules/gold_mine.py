@@ -5,6 +5,7 @@ from __future__ import annotations
 from .building import ALTERNATE_COLOURS, SAME_SUIT, Build
 from .solving import (
     DEAL_TO_WASTE,
+    RELAX_WASTE_SET,
     SAFE_ALTERNATE,
     SETTLE_TURN_UP,
     CorePlay,
@@ -92,6 +93,8 @@ class GoldMine(Variant):
         safe_home=SAFE_ALTERNATE,
         folds_deals=True,
         core=CorePlay(deal=DEAL_TO_WASTE, settle=SETTLE_TURN_UP),
+        # A position left unknown is tried with the waste as a set (games/solver/relax.py).
+        relaxations=((RELAX_WASTE_SET,),),
     )
 
     def _lay_out(self, deck: list[int]) -> tuple[dict[str, Pile], int | None]:

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from .building import ANY_SUIT, SAME_SUIT, Build
 from .cards import ACE, RANK, SUIT, SUIT_CHARS
-from .solving import DEAL_TO_PILES, SETTLE_RUNS, CorePlay, SearchPass, SolverProfile
+from .solving import (
+    DEAL_TO_PILES,
+    RELAX_ANY_RUN,
+    RELAX_DEAL_ANYWAY,
+    SETTLE_RUNS,
+    CorePlay,
+    SearchPass,
+    SolverProfile,
+)
 from .state import EMPTY, Event, Pile, State
 from .table import Gap, Row, Slot, Table, numbered, slots
 from .variant import Variant
@@ -64,6 +72,9 @@ class GroundsForDivorce(Variant):
         discard_out_of_key=True,
         # A deal gives one card to each pile; a finished same-suit run leaves for the discard.
         core=CorePlay(deal=DEAL_TO_PILES, settle=SETTLE_RUNS),
+        # A position left unknown is tried with deals past empty piles, then with any run
+        # down moving as a unit too (games/solver/relax.py).
+        relaxations=((RELAX_DEAL_ANYWAY,), (RELAX_ANY_RUN, RELAX_DEAL_ANYWAY)),
     )
 
     def _lay_out(self, deck: list[int]) -> tuple[dict[str, Pile], int | None]:

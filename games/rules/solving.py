@@ -23,6 +23,13 @@ DEAL_NONE, DEAL_TO_WASTE, DEAL_TO_PILES = "none", "to-waste", "to-piles"
 #: waste's; a finished same-suit run leaves the tableau for the discard.
 SETTLE_TURN_UP, SETTLE_REFILL, SETTLE_RUNS = "turn-up", "refill", "runs"
 
+#: The relaxations that may prove a position lost (``games.solver.relax``; docs/solver.md,
+#: "Proofs of loss by relaxation"), each a game whose moves contain the real game's:
+#: the waste as a set (any card waiting in it may be played, not only its top); groups that
+#: run down by the tableau's own building rule moving as a unit (in any suit where the real
+#: groups must keep one); a deal allowed whatever blocks it in the real game (empty piles).
+RELAX_WASTE_SET, RELAX_ANY_RUN, RELAX_DEAL_ANYWAY = "waste-set", "any-run", "deal-anyway"
+
 
 @dataclass(frozen=True)
 class CorePlay:
@@ -89,3 +96,10 @@ class SolverProfile:
     folds_deals: bool = False
     #: How the compiled core plays the game (None: it does not, and the Python search does).
     core: CorePlay | None = None
+    #: The relaxed games tried, in turn, on a position its search left unknown (``RELAX_*``;
+    #: a tuple of several is one relaxed game with each of them).
+    relaxations: tuple[tuple[str, ...], ...] = ()
+    #: Its reserve feeds the foundations only, and they build one rank apart in alternating
+    #: colours from a base rank with two decks: a position whose reserve cannot be laid on
+    #: the foundations in its order, whatever else is free, is lost (``games.solver.deadends``).
+    reserve_dead_end: bool = False

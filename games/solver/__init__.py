@@ -8,6 +8,7 @@ before the game (a daily challenge: its day) is over (games/rules/RULINGS.md §S
     answer.outcome        # "won", "lost" (the whole search space was exhausted) or "unknown"
     answer.moves          # the winning line (engine moves), already replayed to a win
     answer.positions, answer.seconds
+    answer.proof          # how a loss was proven: the search, a static dead end, a relaxed game
 
 ``search`` is the search (depth first or best first); ``tactics`` holds what it knows of each
 game (which piles are interchangeable, which moves are safe to make at once, how each game is
@@ -18,7 +19,17 @@ from __future__ import annotations
 
 from .difficulty import LABELS as DIFFICULTIES
 from .difficulty import rate as difficulty
-from .search import LOST, UNKNOWN, WON, Answer, Budget, SolverBug, line_wins, solve
+from .search import (
+    LOST,
+    UNKNOWN,
+    WON,
+    Answer,
+    Budget,
+    SolverBug,
+    line_wins,
+    relaxed_budget,
+    solve,
+)
 
 __all__ = [
     "DIFFICULTIES",
@@ -30,5 +41,6 @@ __all__ = [
     "SolverBug",
     "difficulty",
     "line_wins",
+    "relaxed_budget",
     "solve",
 ]

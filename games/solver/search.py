@@ -29,12 +29,14 @@ from typing import Any
 from games.rules import IllegalMove, Move, State, Variant, move_to_json
 
 from . import core as compiled
+from . import deadends, relax
 from .evaluation import Evaluator
 from .tactics import Pass, Tactics, passes_for
 
 logger = logging.getLogger("patience.solver")
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
+PROOF_SEARCH, PROOF_RESERVE = "search", "static: the reserve cannot be laid home in order"
 #: How many positions pass between two looks at the clock.
 CLOCK_EVERY = 256
 
@@ -57,6 +59,12 @@ class Answer:
     #: position searched (the first met with the highest score, over the passes), not
     #: replayed (a hint takes its first move only); ``[]`` when none beat the start.
     best: list[Move] | None = field(default=None, repr=False)
+    #: How a ``lost`` answer was proven: ``PROOF_SEARCH`` (the real game's positions ran
+    #: out), ``PROOF_RESERVE`` (a static dead end, ``deadends``) or a relaxed game's
+    #: name (``relax.name``: its positions ran out); None for any other answer.
+    proof: str | None = None
+    #: Positions the relaxed games made (``relax_budget``), beside ``positions``.
+    relaxed: int = 0
 
     @property
     def answered(self) -> bool:
@@ -68,6 +76,13 @@ class Answer:
     def figures(self) -> dict[str, Any]:
         """What the search cost, as stored beside a certificate."""
         return {"positions": self.positions, "seconds": round(self.seconds, 3)}
+
+
+def relaxed_budget(budget: Budget) -> Budget:
+    """What the relaxed games (``relax``) get beside a search on ``budget``, for the callers
+    that prove losses (the analysis, the winnability runs): a tenth of its positions and a
+    fifth of its seconds (the relaxed search is Python's, some 15,000 positions a second)."""
+    return Budget(budget.positions // 10, budget.seconds / 5)
 
 
 class SolverBug(AssertionError):
@@ -92,14 +107,29 @@ def solve(
     reference: bool = False,
     best: bool = False,
     view_only: bool = False,
+    relax_budget: Budget | None = None,
 ) -> Answer:
     """Search ``state`` (a full position, hidden cards included) for a win: the game's passes
     (``tactics.passes_for``) in turn, each on its share of ``budget``; by the compiled core where
     it plays the game, by the Python search where it does not or ``reference`` asks for it.
     ``best``: an unknown answer carries the line to the most promising position searched.
     ``view_only``: a search that proves a loss from the face-up cards alone, whatever the
-    face-down ones are (see ``_Search``); its complete passes only."""
+    face-down ones are (see ``_Search``); its complete passes only.
+    ``relax_budget``: when the passes end unknown, the game's relaxed games
+    (``relax``, its ``solver.relaxations``) are searched within it, in turn (each on what the
+    ones before it left), and one that has no win proves the position lost. A position
+    that is a static dead end (``deadends``) is lost before any search; that reads no
+    face-down card, so it holds with ``view_only`` too."""
     started = time.perf_counter()
+    if deadends.reserve_blocked(variant, state):
+        return Answer(
+            LOST,
+            None,
+            0,
+            time.perf_counter() - started,
+            best=[] if best else None,
+            proof=PROOF_RESERVE,
+        )
     passes = passes or passes_for(variant)
     if view_only:
         passes = tuple(settings for settings in passes if not settings.narrow)
@@ -135,12 +165,34 @@ def solve(
         if outcome == WON or (outcome == LOST and not settings.narrow):
             break
         outcome = UNKNOWN
-    answer = Answer(outcome, moves, positions, time.perf_counter() - started)
+    proof = PROOF_SEARCH if outcome == LOST else None
+    relaxed = 0
+    if outcome == UNKNOWN and relax_budget is not None and not view_only:
+        relaxed, proof = _relaxed(variant, state, relax_budget)
+        outcome = LOST if proof else UNKNOWN
+    answer = Answer(outcome, moves, positions, time.perf_counter() - started, proof=proof)
+    answer.relaxed = relaxed
     if best and outcome == UNKNOWN:
         answer.best = best_line
     if outcome == WON and not line_wins(variant, state, moves or []):
         raise SolverBug(f"{variant.slug}: a line the search found does not replay to a win")
     return answer
+
+
+def _relaxed(variant: Variant, state: State, budget: Budget) -> tuple[int, str | None]:
+    """The game's relaxed games searched within ``budget``, in turn: the positions they made,
+    and the name of the first that has no win (None: none proved it)."""
+    started = time.perf_counter()
+    spent = 0
+    for relaxation in variant.solver.relaxations:
+        left = budget.seconds - (time.perf_counter() - started)
+        if spent >= budget.positions or left <= 0:
+            break
+        outcome, made = relax.search(variant, state, relaxation, budget.positions - spent, left)
+        spent += made
+        if outcome == LOST:
+            return spent, relax.name(relaxation)
+    return spent, None
 
 
 _said_missing = False

@@ -32,7 +32,7 @@ from typing import Any
 
 from games.rules import MAX_SEED, VARIANTS, get_variant
 
-from .search import LOST, UNKNOWN, WON, Budget, solve
+from .search import LOST, PROOF_SEARCH, UNKNOWN, WON, Budget, relaxed_budget, solve
 
 #: Where the raw results and the summary live (in the repository).
 RESULTS_DIR = Path(__file__).resolve().parent / "winnability"
@@ -82,15 +82,20 @@ class DealResult:
     positions: int
     seconds: float
     length: int | None  # the winning line's moves, when won
+    #: How a loss was proven (``Answer.proof``), when it was not by the search itself.
+    proof: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "seed": self.seed,
             "outcome": self.outcome,
             "positions": self.positions,
             "seconds": self.seconds,
             "length": self.length,
         }
+        if self.proof is not None:
+            data["proof"] = self.proof
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> DealResult:
@@ -102,14 +107,18 @@ class DealResult:
             positions=int(data["positions"]),
             seconds=float(data["seconds"]),
             length=None if data.get("length") is None else int(data["length"]),
+            proof=data.get("proof"),
         )
 
 
 def solve_deal(slug: str, seed: int, budget: Budget) -> DealResult:
     variant = get_variant(slug)
-    answer = solve(variant, variant.deal(seed), budget)
+    answer = solve(variant, variant.deal(seed), budget, relax_budget=relaxed_budget(budget))
     length = len(answer.moves) if answer.outcome == WON and answer.moves is not None else None
-    return DealResult(seed, answer.outcome, answer.positions, round(answer.seconds, 3), length)
+    proof = answer.proof if answer.proof not in (None, PROOF_SEARCH) else None
+    return DealResult(
+        seed, answer.outcome, answer.positions, round(answer.seconds, 3), length, proof
+    )
 
 
 def find_winnable_deal(slug: str, seconds: float, positions: int) -> dict[str, Any] | None:

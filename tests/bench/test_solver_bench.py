@@ -78,3 +78,21 @@ def test_a_run_of_a_game_with_a_first_rung_says_its_preparation_on_the_ladder(tm
     again: list[str] = []
     assert main(["--read", str(tmp_path)], again.append) == 0
     assert again[-1].split()[-3:-1] == ["n/a", "n/a"], "a run's rows hold no rung answers"
+
+
+def test_the_proofs_of_loss_are_tried_on_a_runs_unknown_deals(tmp_path):
+    """--prove-lost: the deals a run left unknown, the static dead ends first (deals 8 and 9
+    of Blondes and Brunettes), then the relaxed games on what is left (deal 0's is won)."""
+    rows = [
+        {"seed": seed, "outcome": "unknown", "positions": 10_000_000, "seconds": 10.0}
+        for seed in (0, 8, 9)
+    ] + [{"seed": 2, "outcome": "won", "positions": 150_661, "seconds": 0.7}]
+    path = tmp_path / "blondes-and-brunettes.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    printed: list[str] = []
+    argv = ["blondes-and-brunettes", "--prove-lost", str(tmp_path), "--relax-seconds", "5"]
+    assert main(argv, printed.append) == 0
+    assert json.loads(printed[-2].split(" ", 3)[-1])["seed"] == 0
+    assert json.loads(printed[-2].split(" ", 3)[-1])["ended"] == "won"
+    # unknown 3, static 2, tried 1, relaxed 0, relaxed won 1, cut 0
+    assert printed[-1].split()[1:7] == ["3", "2", "1", "0", "1", "0"]
