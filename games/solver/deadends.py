@@ -77,3 +77,8 @@ def reserve_blocked(variant: Variant, state: State) -> bool:
         family.remove(max(fitting))
         family.append(distance + 1)
     return False
+
+
+def is_dead_end(variant: Variant, state: State) -> bool:
+    """Whether any static rule here proves ``state`` lost (``solve`` asks before searching)."""
+    return reserve_blocked(variant, state)

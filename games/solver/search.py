@@ -121,7 +121,7 @@ def solve(
     that is a static dead end (``deadends``) is lost before any search; that reads no
     face-down card, so it holds with ``view_only`` too."""
     started = time.perf_counter()
-    if deadends.reserve_blocked(variant, state):
+    if deadends.is_dead_end(variant, state):
         return Answer(
             LOST,
             None,

@@ -32,6 +32,7 @@ from typing import Any
 
 from games.rules import MAX_SEED, VARIANTS, get_variant
 
+from . import deadends
 from .search import LOST, PROOF_SEARCH, UNKNOWN, WON, Budget, relaxed_budget, solve
 
 #: Where the raw results and the summary live (in the repository).
@@ -207,6 +208,7 @@ def run(
     *,
     progress: Callable[[DealResult], None] | None = None,
     retry_unknown: bool = False,
+    recheck_dead_ends: bool = False,
 ) -> list[DealResult]:
     """Solve each seed not already in ``path`` and append its line (flushed as it is found, so
     a stopped run resumes where it was). Returns the results of ``seeds``, in their order,
@@ -214,7 +216,12 @@ def run(
 
     With ``retry_unknown``, a seed left unknown on fewer positions than ``budget`` is solved
     again and its new line, appended, stands for it (a file's last line for a seed wins): how a
-    run spends a larger budget on the deals a smaller one could not answer."""
+    run spends a larger budget on the deals a smaller one could not answer.
+
+    With ``recheck_dead_ends``, a seed left unknown whose deal is a static dead end
+    (``deadends``, proven lost before any search) is solved again the same way: how a run made
+    before a dead-end rule was known takes it in, searching nothing else again (the search
+    itself, counted in positions, answers the other deals as it did)."""
     seeds = list(seeds)
     known = {result.seed: result for result in read_results(path)}
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -223,7 +230,10 @@ def run(
         if torn:  # a run stopped mid-line: the next line starts on a line of its own
             out.write("\n")
         for seed in seeds:
-            if seed in known and not (retry_unknown and _unanswered(known[seed], budget)):
+            again = (retry_unknown and _unanswered(known.get(seed), budget)) or (
+                recheck_dead_ends and _dead_end(slug, known.get(seed))
+            )
+            if seed in known and not again:
                 continue
             result = solve_deal(slug, seed, budget)
             out.write(json.dumps(result.to_json()) + "\n")
@@ -234,9 +244,17 @@ def run(
     return [known[seed] for seed in seeds]
 
 
-def _unanswered(result: DealResult, budget: Budget) -> bool:
+def _unanswered(result: DealResult | None, budget: Budget) -> bool:
     """Left unknown on a smaller budget than ``budget`` (an unknown deal spent its whole one)."""
-    return result.outcome == UNKNOWN and result.positions < budget.positions
+    return result is not None and result.outcome == UNKNOWN and result.positions < budget.positions
+
+
+def _dead_end(slug: str, result: DealResult | None) -> bool:
+    """Left unknown, and its deal a static dead end (``deadends``)."""
+    if result is None or result.outcome != UNKNOWN:
+        return False
+    variant = get_variant(slug)
+    return deadends.is_dead_end(variant, variant.deal(result.seed))
 
 
 def budget_words(seconds: float, positions: int, retry_positions: int | None = None) -> str:

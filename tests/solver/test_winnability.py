@@ -111,6 +111,37 @@ def test_deals_left_unknown_are_searched_again_on_a_larger_budget(tmp_path: Path
     assert w.figures_budget_words(figures) == figures["budget"]
 
 
+def test_deals_left_unknown_that_are_dead_ends_are_solved_again_and_nothing_else(
+    tmp_path: Path,
+) -> None:
+    """Blondes and Brunettes' deal 8 is a reserve dead end (games/solver/deadends.py): a run
+    made before the rule was known left it unknown; the recheck proves it lost, with no search,
+    and leaves deal 0 (unknown, no dead end) and deal 3 (won) as they were."""
+    path = tmp_path / "bb.jsonl"
+    rows = [
+        w.DealResult(0, "unknown", 200_000, 0.9, None),
+        w.DealResult(3, "won", 882, 0.006, 166),
+        w.DealResult(8, "unknown", 200_000, 0.5, None),
+    ]
+    path.write_text("".join(json.dumps(row.to_json()) + "\n" for row in rows))
+    budget = Budget(positions=200_000, seconds=600.0)
+    solved: list[w.DealResult] = []
+    again = w.run(
+        "blondes-and-brunettes",
+        [0, 3, 8],
+        budget,
+        path,
+        recheck_dead_ends=True,
+        progress=solved.append,
+    )
+    assert [r.seed for r in solved] == [8]
+    assert again[:2] == rows[:2]
+    assert (again[2].outcome, again[2].positions) == ("lost", 0)
+    assert again[2].proof == "static: the reserve cannot be laid home in order"
+    assert w.read_results(path)[-1] == again[2]
+    assert w.summarize(again, budget)["lost"] == 1
+
+
 @pytest.mark.django_db
 def test_the_command_solves_a_few_deals_and_writes_the_summary(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]

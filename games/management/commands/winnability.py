@@ -5,6 +5,8 @@ print won / proven lost / unknown with a Wilson 95 % interval for the share of w
     manage.py winnability gold-mine --deals 1000 --seconds 10
     manage.py winnability selective-castle --deals 10000 --seconds 600 --positions 1000000 \
         --retry-unknown 20000000   # then the deals left unknown again, on 20,000,000 positions
+    manage.py winnability blondes-and-brunettes --deals 300 --seconds 900 --positions 200000 \
+        --retry-unknown 10000000 --recheck-dead-ends   # the unknown deals now proven dead ends
 
 Each deal's result is appended to games/solver/winnability/<game>.jsonl as it is found (a run
 stopped half way resumes where it was: seeds already there are not solved again; a file past
@@ -54,6 +56,11 @@ class Command(BaseCommand):
             metavar="POSITIONS",
             help="then search the deals left unknown again, on this larger budget of positions",
         )
+        parser.add_argument(
+            "--recheck-dead-ends",
+            action="store_true",
+            help="solve again the deals left unknown that a static dead end now proves lost",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         slug = options["game"]
@@ -74,7 +81,14 @@ class Command(BaseCommand):
                 f"({result.positions} positions, {result.seconds:.2f} s)"
             )
 
-        results = w.run(slug, seeds, budget, path, progress=progress)
+        results = w.run(
+            slug,
+            seeds,
+            budget,
+            path,
+            progress=progress,
+            recheck_dead_ends=options["recheck_dead_ends"],
+        )
         retry = None
         if options["retry_unknown"]:
             if options["retry_unknown"] <= budget.positions:

@@ -96,7 +96,11 @@ def test_every_player_gets_the_same_deal_of_the_day(clock: DailyClock, slug: str
     assert mine["id"] != theirs["id"]
     assert mine["state"] == theirs["state"], "the same deal for everybody"
     assert mine["legal_moves"] == theirs["legal_moves"]
-    seed = days.daily_seed(DAY, slug)
+    # The day's first candidate, unless the solver proved it lost (then a later one: in
+    # Blondes and Brunettes this day's first candidate is a reserve dead end).
+    seed = DailyChallenge.objects.get(date=DAY, variant=slug).deal.seed
+    candidates = [days.daily_seed(DAY, slug, n) for n in range(3)]
+    assert seed in candidates
     variant = get_variant(slug)
     assert mine["state"] == variant.player_view(variant.deal(seed), reveal_seed=False)
     for game in (mine, theirs):
