@@ -22,8 +22,9 @@ LOSING = {
     "selective-castle": (0, 37),
     "gold-mine": (2, 13),
 }
-#: Deals the solver proves lost from the deal (games/solver/winnability/).
-LOST_DEALS = {"grandfathers-clock": 65, "selective-castle": 68}
+#: Deals the solver proves lost from the deal (games/solver/winnability/): by its search, and
+#: in Blondes and Brunettes by a static dead end (its reserve cannot go home in its order).
+LOST_DEALS = {"grandfathers-clock": 65, "selective-castle": 68, "blondes-and-brunettes": 8}
 
 
 def winning_line(slug: str, seed: int) -> list[dict[str, Any]]:
