@@ -399,6 +399,8 @@ RACES_OPENED_PER_HOUR = env_number("RACES_OPENED_PER_HOUR", 30)
 RACES_OPENED_PER_ADDRESS_PER_HOUR = env_number("RACES_OPENED_PER_ADDRESS_PER_HOUR", 120)
 RACES_JOINED_PER_HOUR = env_number("RACES_JOINED_PER_HOUR", 120)
 RACES_JOINED_PER_ADDRESS_PER_HOUR = env_number("RACES_JOINED_PER_ADDRESS_PER_HOUR", 480)
+RACE_INVITES_PER_HOUR = env_number("RACE_INVITES_PER_HOUR", 60)
+RACE_INVITES_PER_ADDRESS_PER_HOUR = env_number("RACE_INVITES_PER_ADDRESS_PER_HOUR", 240)
 
 
 def _rate(number: int, period: str, share_percent: int = 100) -> str | None:
@@ -454,6 +456,9 @@ REST_FRAMEWORK = {
         "race_join": _rate(RACES_JOINED_PER_HOUR, "hour"),
         "race_join_guest": _rate(RACES_JOINED_PER_HOUR, "hour", GUEST_SHARE_PERCENT),
         "race_join_address": _rate(RACES_JOINED_PER_ADDRESS_PER_HOUR, "hour"),
+        # A guest invites nobody: no guest's share.
+        "race_invite": _rate(RACE_INVITES_PER_HOUR, "hour"),
+        "race_invite_address": _rate(RACE_INVITES_PER_ADDRESS_PER_HOUR, "hour"),
     },
     # drf-spectacular's, documenting the session's 409 account_changed on every write.
     "DEFAULT_SCHEMA_CLASS": "accounts.schema.AutoSchema",

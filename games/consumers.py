@@ -188,6 +188,10 @@ class PatienceConsumer(AsyncJsonWebsocketConsumer):
     async def account_follows_changed(self, event: dict[str, Any]) -> None:
         """The account's follows changed: only a leaderboard's friends' view cares."""
 
+    async def account_race_invitation(self, event: dict[str, Any]) -> None:
+        """A friend invited the account to a race: only the account's own socket tells it
+        (``games.races.consumers.AccountConsumer``, the lobby's)."""
+
     async def account_signed_out(self, event: dict[str, Any]) -> None:
         if self.sign_in is not None and SignOut.from_message(event).ends(self.sign_in):
             await self.signed_out()

@@ -362,4 +362,4 @@ class AuditLog(models.Model):
 
 # Defined with its feature (games/analysis/), registered with the app's models here.
 from games.analysis.models import Analysis  # noqa: E402, F401
-from games.races.models import Race, RacePlayer  # noqa: E402, F401
+from games.races.models import Race, RaceInvitation, RacePlayer  # noqa: E402, F401

@@ -17,9 +17,10 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
+from accounts.guests import is_guest
 from accounts.live import account_group
-from games.consumers import NOT_FOUND, PatienceConsumer, as_json
-from games.races import selectors, services
+from games.consumers import NOT_FOUND, NOT_SIGNED_IN, PatienceConsumer, as_json
+from games.races import invitations, selectors, services
 from games.races.live import race_group
 from games.races.models import Race
 
@@ -112,6 +113,29 @@ class RaceConsumer(PatienceConsumer):
         if self.wake is not None and not self.wake.done():
             self.wake.cancel()
         await super().disconnect(code)
+
+
+class AccountConsumer(PatienceConsumer):
+    """``ws/account/``: an account's own live messages, for its lobby: on connecting (so on
+    every reconnection) its friends' pending race invitations (``race_invitations``), then
+    each new one as it is sent (``race_invitation``), heard on the account's group that every
+    signed-in connection joins (``accounts.live.account_group``). A visitor or a guest, whom
+    nobody can invite, is closed with 4401."""
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.refuse(NOT_SIGNED_IN)
+            return
+        if await database_sync_to_async(is_guest)(user) or not await self.join_account():
+            await self.refuse(NOT_SIGNED_IN)
+            return
+        await self.accept()
+        pending = await database_sync_to_async(invitations.pending)(user)
+        await self.send_json({"type": "race_invitations", **as_json(pending)})
+
+    async def account_race_invitation(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "race_invitation", "invitation": event["invitation"]})
 
 
 def parse_time(text: str) -> dt.datetime:

@@ -56,3 +56,11 @@ class ReadyInput(KnownFieldsOnly):
 
 class OpenRacesQuery(serializers.Serializer):
     variant = variant_field(required=False)
+
+
+class InviteInput(KnownFieldsOnly):
+    username = serializers.CharField(
+        max_length=150,
+        help_text="A player you follow (your Friends list).",
+        error_messages=dict.fromkeys(("blank", "required"), "Name a player you follow."),
+    )

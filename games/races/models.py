@@ -109,3 +109,29 @@ class RacePlayer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} in race {self.race_id}"
+
+
+class RaceInvitation(models.Model):
+    """An account asked a player it follows to join a race it is in (``games.races.
+    invitations``): shown on that player's lobby until the race starts or they join."""
+
+    race = models.ForeignKey(Race, on_delete=models.CASCADE, related_name="invitations")
+    sender = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="race_invitations_sent"
+    )
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="race_invitations"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        app_label = "games"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["race", "recipient"], name="raceinvitation_once_per_race"
+            )
+        ]
+        indexes = [models.Index(fields=["recipient", "created_at"], name="raceinvitation_inbox")]
+
+    def __str__(self) -> str:
+        return f"{self.sender_id} invites {self.recipient_id} to race {self.race_id}"

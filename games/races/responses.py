@@ -103,3 +103,18 @@ class PlayerRace(TypedDict):
     players: Annotated[int, "How many raced."]
     standing: Annotated[Standing, "How the player's game ended: won, stuck, resigned, …"]
     ended_at: Time
+
+
+class RaceInvitation(TypedDict):
+    """A friend's invitation to a race waiting for players."""
+
+    code: str
+    link: Annotated[str, "The race's room: join it there (POST /api/races/<code>/join/)."]
+    variant: Annotated[str, OneOf(VARIANT_CHOICES)]
+    name: str
+    sender: Annotated[str, "Who invited you (a player you may follow or not)."]
+    created_at: Time
+
+
+class RaceInvitations(TypedDict):
+    results: Annotated[list[RaceInvitation], "Still open (the race waits), the newest first."]

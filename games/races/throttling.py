@@ -1,7 +1,8 @@
 """The limits on opening and joining races (``games.play.throttling``'s way: per player and
 per address, both budgets must have room; a guest gets ``GUEST_SHARE_PERCENT`` of an
 account's): ``race_open`` (``RACES_OPENED_PER_HOUR``) for a new room, ``race_join``
-(``RACES_JOINED_PER_HOUR``) for joining one and for a quick race."""
+(``RACES_JOINED_PER_HOUR``) for joining one and for a quick race, ``race_invite``
+(``RACE_INVITES_PER_HOUR``) for inviting a friend."""
 
 from __future__ import annotations
 
@@ -15,6 +16,14 @@ class RaceThrottle(PlayerThrottle):
 def too_many_races(wait: float | None) -> TooManyRequests:
     return TooManyRequests(
         "You (or the players sharing your address) have opened or joined too many races in a "
+        "short time.",
+        wait,
+    )
+
+
+def too_many_invitations(wait: float | None) -> TooManyRequests:
+    return TooManyRequests(
+        "You (or the players sharing your address) have sent too many race invitations in a "
         "short time.",
         wait,
     )

@@ -14,6 +14,8 @@ urlpatterns = [
     path("races/<slug:code>/start/", views.RaceStartView.as_view(), name="race-start"),
     path("races/<slug:code>/leave/", views.RaceLeaveView.as_view(), name="race-leave"),
     path("races/<slug:code>/rematch/", views.RaceRematchView.as_view(), name="race-rematch"),
+    path("races/<slug:code>/invite/", views.RaceInviteView.as_view(), name="race-invite"),
+    path("me/race-invitations/", views.MyRaceInvitationsView.as_view(), name="race-invitations"),
     path(
         "races/<slug:code>/players/<str:username>/replay/",
         views.RaceReplayView.as_view(),

@@ -18,10 +18,16 @@ from games.inputs import ReplayQuery, body, valid
 from games.play import selectors as play_selectors
 from games.play.inputs import asked_step, idempotency_key
 from games.play.responses import Replay
-from games.races import selectors, services
-from games.races.inputs import OpenRaceInput, OpenRacesQuery, QuickRaceInput, ReadyInput
-from games.races.responses import OpenRaces, Race
-from games.races.throttling import RaceThrottle, too_many_races
+from games.races import invitations, selectors, services
+from games.races.inputs import (
+    InviteInput,
+    OpenRaceInput,
+    OpenRacesQuery,
+    QuickRaceInput,
+    ReadyInput,
+)
+from games.races.responses import OpenRaces, Race, RaceInvitations
+from games.races.throttling import RaceThrottle, too_many_invitations, too_many_races
 from web.http.errors import ApiErrorBody
 
 ERRORS = {400: ApiErrorBody, 403: ApiErrorBody, 404: ApiErrorBody, 409: ApiErrorBody}
@@ -197,3 +203,35 @@ class RaceReplayView(APIView):
     def get(self, request: Request, code: str, username: str) -> Response:
         game = selectors.finished_race_game(selectors.race_by_code(code), username)
         return Response(play_selectors.replay_view(game, asked_step(request, game)))
+
+
+class RaceInviteView(APIView):
+    throttle_classes = [RaceThrottle]
+    throttle_scope = "race_invite"
+
+    def throttled(self, request: Request, wait: float | None) -> None:
+        raise too_many_invitations(wait)
+
+    @extend_schema(
+        summary="Invite a player you follow to this race (an account in it, while it waits): "
+        "their lobby shows it live",
+        operation_id="races_invite",
+        request=InviteInput,
+        responses={200: Race, **ERRORS, 429: ApiErrorBody},
+    )
+    def post(self, request: Request, code: str) -> Response:
+        data = valid(InviteInput, body(request))
+        return answered(
+            request,
+            lambda: invitations.invite(user=request.user, code=code, username=data["username"]),
+        )
+
+
+class MyRaceInvitationsView(APIView):
+    @extend_schema(
+        summary="Your friends' invitations to races still waiting for players, the newest first",
+        operation_id="me_race_invitations",
+        responses={200: RaceInvitations, 401: ApiErrorBody},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(invitations.pending(request.user))

@@ -109,6 +109,7 @@ STATUS_OF_REFUSAL = {
             "race_not_started",
             "race_not_over",
             "too_few_players",
+            "too_many_invitations",
         ),
         409,
     ),

@@ -2,6 +2,7 @@
 // connecting and after every change), and the player's buttons: join, ready, start, leave,
 // play your game, rematch. Nothing here sees a card: the race carries progress only.
 import { api, socket } from "./api.js";
+import { drawInvite } from "./race_invite.js";
 
 const root = document.getElementById("race");
 const code = root.dataset.code;
@@ -157,6 +158,7 @@ function show(next) {
   phaseLine.textContent = phaseText();
   drawPlayers();
   drawActions();
+  drawInvite(race);
   seedLine.hidden = race.seed === null;
   if (race.seed !== null) seedLine.textContent = `The deal was number ${race.seed}.`;
   clearInterval(ticker);
