@@ -208,13 +208,19 @@ def read_rows(path: Path) -> list[dict[str, object]]:
 
 
 PROVE_HEADER = (
-    f"{'game':22s} {'unknown':>7s} {'static':>7s} {'tried':>6s} {'relaxed':>8s} "
+    f"{'game':22s} {'unknown':>7s} {'static':>7s} {'tried':>6s} {'s won':>7s} {'s lost':>7s} "
+    f"{'relaxed':>8s} "
     f"{'rel won':>8s} {'rel cut':>8s} {'rel p50 s':>10s} {'proven':>8s}"
 )
 
 
 def prove_lost(
-    slug: str, rows: list[dict[str, object]], at: int, seconds: float, limit: int
+    slug: str,
+    rows: list[dict[str, object]],
+    at: int,
+    seconds: float,
+    limit: int,
+    search_seconds: float = 0.0,
 ) -> tuple[str, list[dict[str, object]]]:
     """The proofs of loss tried on the deals ``rows`` left unknown on ``at`` positions or more:
     the figures' line and one row per deal tried (seed, how it ended, seconds)."""
@@ -231,6 +237,19 @@ def prove_lost(
     for seed in tried:
         started = time.perf_counter()
         ended, made = UNKNOWN, 0
+        if search_seconds:
+            # The search as it is now (its dead-end pruning included), first.
+            answer = solve(variant, variant.deal(seed), Budget(10**10, search_seconds))
+            if answer.outcome != UNKNOWN:
+                found.append(
+                    {
+                        "seed": seed,
+                        "ended": "search " + answer.outcome,
+                        "positions": answer.positions,
+                        "seconds": round(time.perf_counter() - started, 2),
+                    }
+                )
+                continue
         for relaxation in variant.solver.relaxations:
             spent = time.perf_counter() - started
             outcome, positions = relax.search(
@@ -249,6 +268,10 @@ def prove_lost(
             }
         )
     relaxed = sum(str(row["ended"]).startswith("relaxation") for row in found)
+    by_search = {
+        outcome: sum(row["ended"] == f"search {outcome}" for row in found)
+        for outcome in (WON, LOST)
+    }
     won = sum(row["ended"] == WON for row in found)
     cut = sum(row["ended"] == UNKNOWN for row in found)
     times = [float(row["seconds"]) for row in found]  # type: ignore[arg-type]
@@ -258,7 +281,8 @@ def prove_lost(
         len(unknown), 1
     )
     line = (
-        f"{slug:22s} {len(unknown):7d} {len(static):7d} {len(tried):6d} {relaxed:8d} "
+        f"{slug:22s} {len(unknown):7d} {len(static):7d} {len(tried):6d} "
+        f"{by_search[WON]:7d} {by_search[LOST]:7d} {relaxed:8d} "
         f"{won:8d} {cut:8d} {_seconds(times, statistics.median):>10s} {100 * share:7.1f}%"
     )
     return line, found
@@ -289,12 +313,23 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
     parser.add_argument("--at", type=int, default=10_000_000, help="with --prove-lost")
     parser.add_argument("--relax-seconds", type=float, default=60.0, help="with --prove-lost")
     parser.add_argument("--limit", type=int, default=0, help="with --prove-lost: deals tried")
+    parser.add_argument(
+        "--search-seconds",
+        type=float,
+        default=0.0,
+        help="with --prove-lost: first search each deal again for this long (0: not)",
+    )
     args = parser.parse_args(argv)
     games = args.games or list(VARIANTS)
     if args.prove_lost:
         out(
             f"proofs of loss on the deals unknown at {args.at:,d} positions; the relaxed games "
             f"within {args.relax_seconds:g} s a deal"
+            + (
+                f", after the search within {args.search_seconds:g} s"
+                if args.search_seconds
+                else ""
+            )
         )
         out(PROVE_HEADER)
         for slug in games:

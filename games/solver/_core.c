@@ -75,6 +75,9 @@ typedef struct {
      * the waste or one that empties a pile the stock refills is tried; a search's key tells
      * positions just dealt apart. */
     int fold_deals;
+    /* A reserve that cannot go home in its order is a dead end (deadends.py): such a
+     * position is counted but never kept. */
+    int dead_reserve;
     uint8_t keycard[52];
     uint8_t tfits[52][52], gfits[52][52], ffits[52][52];
     uint64_t follows_bits[52]; /* the cards ffits puts on each card, one bit a card */
@@ -842,6 +845,36 @@ typedef struct {
     int64_t node;
 } Child;
 
+/* deadends.reserve_blocked: each family's reserve cards, top first, laid on the highest of
+ * its foundations no higher than the card's distance above the base rank; none: a dead end. */
+static int reserve_blocked(const Rules *r, const Pos *p) {
+    if (!r->dead_reserve || r->reserve < 0 || p->base == 0) return 0;
+    int nr = p->n[r->reserve];
+    if (!nr) return 0;
+    int per = r->nfnd / 2, height[2][MAXP], count[2] = {0, 0};
+    for (int i = 0; i < r->nfnd; i++) {
+        int f = r->fnd_idx[i];
+        if (p->n[f]) {
+            int family = red_of(p->c[f][0]);
+            if (count[family] < MAXP) height[family][count[family]++] = p->n[f];
+        }
+    }
+    for (int family = 0; family < 2; family++)
+        while (count[family] < per) height[family][count[family]++] = 0;
+    for (int j = nr - 1; j >= 0; j--) {
+        int c = p->c[r->reserve][j];
+        int distance = (rank_of(c) - p->base + 13) % 13;
+        int family = red_of(c) ^ (distance & 1), best = -1;
+        for (int k = 0; k < count[family]; k++)
+            if (height[family][k] <= distance &&
+                (best < 0 || height[family][k] > height[family][best]))
+                best = k;
+        if (best < 0) return 1;
+        height[family][best] = distance + 1;
+    }
+    return 0;
+}
+
 /* One node's children not met before, scored; returns their count or -(result + 1). */
 static int expand(Search *x, int64_t node, Pos *p, Child *children) {
     const Rules *r = x->r;
@@ -901,7 +934,7 @@ static int expand(Search *x, int64_t node, Pos *p, Child *children) {
         if (r->fold_deals) key[kn++] = moves[i].s == DEAL_S;
         int added = table_add(&x->seen, key, kn);
         if (added < 0) return -(R_NOMEM + 1);
-        if (!added) {
+        if (!added || reserve_blocked(r, p)) {
             x->parent.len--;
             x->move.len--;
             x->state_off.len--;
@@ -1054,14 +1087,16 @@ static char *RULES_FIELDS[] = {"kinds", "routes", "builds", "complete", "foundat
                                "deal_count", "deal_mode", "settle_mode",
                                "tableau_always_interchangeable", "foundations_interchangeable",
                                "refills_emptied_piles", "sets_base_rank", "keyed_by_colour",
-                               "discard_out_of_key", "safe_home", "folds_deals", NULL};
+                               "discard_out_of_key", "safe_home", "folds_deals",
+                               "reserve_dead_end", NULL};
 
 static int Rules_init(RulesObject *self, PyObject *args, PyObject *kwds) {
     const uint8_t *kinds = NULL, *routes = NULL, *builds = NULL, *complete = NULL;
     Py_ssize_t nk = 0, nr = 0, nb = 0, nc = 0;
     int fstart = -1, deal_count = -1, deal_mode = -1, settle_mode = -1, safe_rule = -1;
     PyObject *sort_tab = NULL, *sort_fnd = NULL, *refills_o = NULL, *sets_base_o = NULL,
-             *key_colour_o = NULL, *out_of_key_o = NULL, *fold_deals_o = NULL;
+             *key_colour_o = NULL, *out_of_key_o = NULL, *fold_deals_o = NULL,
+             *dead_reserve_o = NULL;
     /* An unknown field named, rather than only counted past the 16 as the parser would. */
     PyObject *key, *value;
     Py_ssize_t at = 0;
@@ -1078,11 +1113,11 @@ static int Rules_init(RulesObject *self, PyObject *args, PyObject *kwds) {
     /* "|$": CPython's parser allows keyword-only fields only as optional ones; each is then
      * required below. Flags must be real bools (O!), so a number in a flag's place fails. */
     if (!PyArg_ParseTupleAndKeywords(
-            args, kwds, "|$y#y#y#y#iiiiO!O!O!O!O!O!iO!", RULES_FIELDS, &kinds, &nk, &routes, &nr,
+            args, kwds, "|$y#y#y#y#iiiiO!O!O!O!O!O!iO!O!", RULES_FIELDS, &kinds, &nk, &routes, &nr,
             &builds, &nb, &complete, &nc, &fstart, &deal_count, &deal_mode, &settle_mode,
             &PyBool_Type, &sort_tab, &PyBool_Type, &sort_fnd, &PyBool_Type, &refills_o,
             &PyBool_Type, &sets_base_o, &PyBool_Type, &key_colour_o, &PyBool_Type, &out_of_key_o,
-            &safe_rule, &PyBool_Type, &fold_deals_o))
+            &safe_rule, &PyBool_Type, &fold_deals_o, &PyBool_Type, &dead_reserve_o))
         return -1;
     for (char **name = RULES_FIELDS; *name; name++) {
         PyObject *given = kwds ? PyDict_GetItemString(kwds, *name) : NULL;
@@ -1134,6 +1169,7 @@ static int Rules_init(RulesObject *self, PyObject *args, PyObject *kwds) {
     r->key_discard = key_discard;
     r->safe_rule = safe_rule;
     r->fold_deals = fold_deals;
+    r->dead_reserve = dead_reserve_o == Py_True;
     for (int c = 0; c < 52; c++) r->rank_bits[rank_of(c)] |= 1ULL << c;
     for (int c = 0; c < 52; c++) r->keycard[c] = (uint8_t)(key_colour ? red_of(c) * 13 + c % 13 : c);
     for (int a = 0; a < 52; a++)

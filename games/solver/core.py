@@ -28,6 +28,7 @@ from typing import Any
 from games.rules import DEAL, Move, State, Variant, solving
 from games.rules.building import ALTERNATE_COLOURS, ANY_SUIT, SAME_SUIT, Build
 
+from . import deadends
 from .tactics import SAFE_CODES, Pass
 
 try:
@@ -78,6 +79,7 @@ class CoreRules:
     discard_out_of_key: bool
     safe_home: int
     folds_deals: bool
+    reserve_dead_end: bool
 
     def keywords(self) -> dict[str, Any]:
         return {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
@@ -110,6 +112,7 @@ def core_rules(variant: Variant) -> CoreRules:
         discard_out_of_key=profile.discard_out_of_key,
         safe_home=SAFE_CODES[profile.safe_home],
         folds_deals=profile.folds_deals,
+        reserve_dead_end=deadends.applies(variant),
     )
 
 

@@ -23,7 +23,10 @@ whose relaxed game is lost is lost. The relaxed game is decided exactly, by a gr
   heights that is, sorted, nowhere higher than any other choice would leave, and lower
   foundations take whatever higher ones take (proved in docs/solver.md).
 
-``tests/solver/test_relax.py`` checks it against an exhaustive search of the real game.
+``tests/solver/test_relax.py`` checks it against an exhaustive search of the real game. The
+search skips such positions too (``search._Search`` and the compiled core's
+``reserve_blocked``, compared by tests/solver/test_core_differential.py): it counts a child
+that is a dead end and never keeps it.
 """
 
 from __future__ import annotations

@@ -250,6 +250,8 @@ class _Search:
         #: up was searched (no pruning that reads a face-down card), none wins and none can
         #: turn one up, and what moves where depends on the face-up cards only.
         self.view_only = view_only
+        #: Positions that are static dead ends (``deadends``) are counted, never kept.
+        self.dead_ends = deadends.applies(variant)
 
     def run(self, start: State) -> tuple[str, list[Move] | None]:
         if self.variant.is_won(start):
@@ -320,6 +322,9 @@ class _Search:
                 self.parents.pop()
                 continue
             seen.add(key)
+            if self.dead_ends and deadends.is_dead_end(variant, child):
+                self.parents.pop()
+                continue
             score = self.evaluator.score(child)
             node_id = len(self.parents) - 1
             if self.want_best and score > self.best_score:

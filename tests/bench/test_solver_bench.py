@@ -94,5 +94,5 @@ def test_the_proofs_of_loss_are_tried_on_a_runs_unknown_deals(tmp_path):
     assert main(argv, printed.append) == 0
     assert json.loads(printed[-2].split(" ", 3)[-1])["seed"] == 0
     assert json.loads(printed[-2].split(" ", 3)[-1])["ended"] == "won"
-    # unknown 3, static 2, tried 1, relaxed 0, relaxed won 1, cut 0
-    assert printed[-1].split()[1:7] == ["3", "2", "1", "0", "1", "0"]
+    # unknown 3, static 2, tried 1, search won 0 and lost 0, relaxed 0, relaxed won 1, cut 0
+    assert printed[-1].split()[1:9] == ["3", "2", "1", "0", "0", "0", "1", "0"]
