@@ -173,10 +173,12 @@ class GameSockets:
     the page as the server would), drop what the server says (``drop(message)`` true), or cut
     them: while ``cut``, actions are lost on the way and new connections are closed at once (a
     proxy with no server behind it). ``sockets``: the page's side of each, to close it;
+    ``servers``: the server's side of each, to send on it what the page did not;
     ``answers``: the answers the server sent on them, parsed."""
 
     def __init__(self, page: Page, on_action=None, drop=None) -> None:
         self.sockets: list = []
+        self.servers: list = []
         self.actions: list[dict[str, Any]] = []
         self.answers: list[dict[str, Any]] = []
         self.on_action = on_action
@@ -194,6 +196,7 @@ class GameSockets:
             return
         server = ws.connect_to_server()
         self.sockets.append(ws)
+        self.servers.append(server)
 
         def from_page(message) -> None:
             try:

@@ -6,6 +6,7 @@ refusal reads the same whichever way it came."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -96,8 +97,9 @@ def test_with_the_socket_down_moves_undo_and_resign_go_over_rest(site, page, soc
 def test_a_move_whose_answer_does_not_come_goes_over_rest_with_its_key_once(site, page):
     """The move sent on the socket is held on its way (the socket died under it, as far as the
     page can tell): a few seconds later it goes over REST with the same Idempotency-Key and is
-    applied. Let through late, the socket's copy changes nothing. The next move goes on the
-    socket again, which has spoken since."""
+    applied, and the page opens a new socket (the old one taken for dead, and closed). The held
+    copy, arriving late on the new connection, changes nothing: the key's first answer. The
+    next move goes on the new socket, which has spoken."""
     errors = watch_errors(page)
     line = Line("selective-castle", 1)
     game_id = start_game(page, "selective-castle", 1)
@@ -119,14 +121,21 @@ def test_a_move_whose_answer_does_not_come_goes_over_rest_with_its_key_once(site
     expect(page.locator("#board")).to_have_attribute("data-move-number", "1", timeout=20_000)
     assert len(held) == 1
     assert keys == [relayed.actions[0]["idempotency_key"]], (keys, relayed.actions)
+    for _ in range(200):
+        if len(relayed.sockets) == 2:
+            break
+        page.wait_for_timeout(25)
+    assert len(relayed.sockets) == 2, "no new socket after the answer's wait"
+    expect(page.locator("#live")).to_have_text("Live")
 
-    held[0]()  # the socket's copy, late: the server answers it with the key's first answer
+    # The held copy, late (the old connection is closed: on the new one): the server answers it
+    # with the key's first answer, which the page, no longer waiting for it, lets go.
+    relayed.servers[-1].send(json.dumps(relayed.actions[0]))
     for _ in range(200):
         if relayed.answers:
             break
         page.wait_for_timeout(25)
     assert [(a["status"], a["body"]["move_number"]) for a in relayed.answers] == [(201, 1)]
-    page.wait_for_timeout(100)  # the page has it too: the socket has spoken since
     line.play(MOVE)
     second = next(
         m

@@ -167,7 +167,10 @@ export function playAgain(game) {
  * again (the player may have closed other pages to come back to this one). The backoff starts
  * over once a connection has brought a message: a refused one opens and closes at once.
  * Returns {close(), send(obj), reconnect(), get open()}: reconnect() drops the connection and
- * opens a new one at once (the browser back online: one that stayed open may have lost messages).
+ * opens a new one at once (the browser back online: one that stayed open may have lost messages;
+ * a write's answer that never came: its host may have vanished), without waiting for the old
+ * one to finish closing, which a connection to a host that is gone may take minutes to do: what
+ * it says from then on is not listened to, and onClose hears of it as a 1006 at once.
  * Options: onClose(code) — e.g. to show a "live"/"offline" indicator.
  */
 export function socket(path, onMessage, { onClose } = {}) {
@@ -184,12 +187,15 @@ export function socket(path, onMessage, { onClose } = {}) {
     waitingForRoom = false;
     const where = typeof path === "function" ? path() : path;
     const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
-    ws = new WebSocket(`${scheme}//${window.location.host}${where}`);
-    ws.addEventListener("open", () => {
+    const mine = new WebSocket(`${scheme}//${window.location.host}${where}`);
+    ws = mine;
+    mine.addEventListener("open", () => {
+      if (ws !== mine) return;
       // A rare ping keeps proxies from dropping an idle connection (well under the flood limit).
       keepAlive = setInterval(() => send({ type: "ping" }), 25000);
     });
-    ws.addEventListener("message", (event) => {
+    mine.addEventListener("message", (event) => {
+      if (ws !== mine) return; // dropped by reconnect()
       let data;
       try {
         data = JSON.parse(event.data);
@@ -200,7 +206,8 @@ export function socket(path, onMessage, { onClose } = {}) {
       delay = 500;
       if (data && data.type !== "pong") onMessage(data);
     });
-    ws.addEventListener("close", (event) => {
+    mine.addEventListener("close", (event) => {
+      if (ws !== mine) return;
       clearInterval(keepAlive);
       onClose?.(event.code);
       if (closed || FINAL.has(event.code)) return;
@@ -233,8 +240,14 @@ export function socket(path, onMessage, { onClose } = {}) {
       if (closed) return;
       delay = 500;
       clearTimeout(retry);
-      if (ws && ws.readyState !== WebSocket.CLOSED) ws.close();
-      else connect();
+      const old = ws;
+      if (old && old.readyState !== WebSocket.CLOSED) {
+        ws = null; // its events are no longer heard
+        clearInterval(keepAlive);
+        old.close();
+        onClose?.(1006);
+      }
+      connect();
     },
     close() {
       closed = true;

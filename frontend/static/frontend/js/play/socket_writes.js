@@ -6,7 +6,9 @@
 // that brings nothing is no use). A write whose answer does not come within ANSWER_WAIT_MS (the
 // socket died on the way), whose socket closes before its answer, or that the server could not
 // take just now (503 service_unavailable, 429 throttled) goes over REST with the same key: the
-// server applies a key once, whichever way it came. A refusal reads exactly as REST's
+// server applies a key once, whichever way it came. A socket that let a write's answer wait
+// that long is taken for dead (its host may have vanished, or a proxy dropped it without a
+// word) and opened afresh, with ?since= catching up on what it missed. A refusal reads exactly as REST's
 // (api.js answerError): the same status, code, message and members.
 
 import { answerError, api } from "../api.js";
@@ -42,8 +44,9 @@ export function createSocketWrites() {
   function onSocket(message) {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
-        inStep = false; // until the server speaks on it again: the next writes go over REST
+        inStep = false; // until the server speaks on a socket again: the next writes go over REST
         settle(null);
+        updates.reconnect();
       }, ANSWER_WAIT_MS);
       function settle(answer) {
         clearTimeout(timer);
