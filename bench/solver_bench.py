@@ -250,14 +250,16 @@ def prove_lost(
                     }
                 )
                 continue
+            made = answer.positions
+        relaxing = time.perf_counter()  # the relaxed games' seconds start here
         for relaxation in variant.solver.relaxations:
-            spent = time.perf_counter() - started
+            spent = time.perf_counter() - relaxing
             outcome, positions = relax.search(
                 variant, variant.deal(seed), relaxation, 10**9, seconds - spent
             )
             made += positions
             ended = relax.name(relaxation) if outcome == LOST else outcome
-            if outcome == LOST or time.perf_counter() - started >= seconds:
+            if outcome == LOST or time.perf_counter() - relaxing >= seconds:
                 break
         found.append(
             {
@@ -338,7 +340,9 @@ def main(argv: list[str] | None = None, out: Callable[[str], None] = print) -> i
             path = args.prove_lost / f"{slug}.jsonl"
             if not path.exists() and not compressed(path).exists():
                 continue
-            line, found = prove_lost(slug, read_rows(path), args.at, args.relax_seconds, args.limit)
+            line, found = prove_lost(
+                slug, read_rows(path), args.at, args.relax_seconds, args.limit, args.search_seconds
+            )
             for row in found:
                 out(f"  {slug} {json.dumps(row)}")
             out(line)

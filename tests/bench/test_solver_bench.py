@@ -96,3 +96,15 @@ def test_the_proofs_of_loss_are_tried_on_a_runs_unknown_deals(tmp_path):
     assert json.loads(printed[-2].split(" ", 3)[-1])["ended"] == "won"
     # unknown 3, static 2, tried 1, search won 0 and lost 0, relaxed 0, relaxed won 1, cut 0
     assert printed[-1].split()[1:9] == ["3", "2", "1", "0", "0", "0", "1", "0"]
+
+
+def test_the_proofs_of_loss_may_first_search_the_deal_again(tmp_path):
+    """--search-seconds: deal 5, unknown to the stored run's search, is won by the search as it
+    is now (dead ends skipped) before any relaxed game is tried."""
+    row = {"seed": 5, "outcome": "unknown", "positions": 10_000_000, "seconds": 10.0}
+    (tmp_path / "blondes-and-brunettes.jsonl").write_text(json.dumps(row) + "\n")
+    printed: list[str] = []
+    argv = ["blondes-and-brunettes", "--prove-lost", str(tmp_path), "--search-seconds", "10"]
+    assert main(argv, printed.append) == 0
+    assert json.loads(printed[-2].split(" ", 3)[-1])["ended"] == "search won"
+    assert printed[-1].split()[1:6] == ["1", "0", "1", "1", "0"]
