@@ -179,3 +179,21 @@ def test_the_answer_names_how_a_loss_was_proven():
     gold = get_variant("gold-mine")
     answer = solve(gold, gold.deal(0), Budget(10, 10), relax_budget=Budget(10, 10))
     assert answer.outcome == UNKNOWN and answer.proof is None
+
+
+@pytest.mark.parametrize("slug", RELAXED)
+def test_the_solvers_answer_with_relaxations_is_the_exhaustive_searchs(slug):
+    """On late positions the exhaustive search decides: with the relaxations after it, the
+    solver answers as the exhaustive search; with its own search cut to one position, what the
+    relaxations prove lost (said in ``proof``) is lost, and nothing won is called lost."""
+    variant = get_variant(slug)
+    by_relaxation = 0
+    for state, truth in late_truths(slug):
+        answer = solve(variant, state, Budget(10**6, 60), relax_budget=Budget(5_000, 60))
+        assert answer.outcome == truth
+        cut = solve(variant, state, Budget(1, 60), relax_budget=Budget(5_000, 60))
+        assert cut.outcome in (truth, UNKNOWN)
+        if cut.outcome == LOST and cut.proof.startswith("relaxation"):
+            by_relaxation += 1
+    if slug == "grounds-for-divorce":
+        assert by_relaxation >= 4
