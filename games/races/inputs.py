@@ -14,6 +14,7 @@ TIME_LIMIT_MESSAGE = (
     f"A race's time limit is a whole number of seconds from {MIN_TIME_LIMIT} to {MAX_TIME_LIMIT}."
 )
 BOOLEAN = {"invalid": "Send true or false."}
+NAME_A_FRIEND = "Name a player you follow."
 
 
 class OpenRaceInput(KnownFieldsOnly):
@@ -60,7 +61,8 @@ class OpenRacesQuery(serializers.Serializer):
 
 class InviteInput(KnownFieldsOnly):
     username = serializers.CharField(
+        min_length=1,
         max_length=150,
         help_text="A player you follow (your Friends list).",
-        error_messages=dict.fromkeys(("blank", "required"), "Name a player you follow."),
+        error_messages=dict.fromkeys(("blank", "required", "min_length"), NAME_A_FRIEND),
     )
