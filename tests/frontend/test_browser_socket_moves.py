@@ -184,3 +184,36 @@ def test_a_refusal_reads_the_same_on_the_socket_as_over_rest(site, page, way):
     else:
         assert len(rest) == 2 and relayed.actions == []
     assert errors == []
+
+
+def test_a_socket_silent_after_a_ping_is_replaced_and_moves_go_on_the_new_one(site, page):
+    """The connection is dropped on the way without a word (the server's pongs never arrive:
+    a phone's network, a NAT): 10 s after its 25 s ping the page takes it for dead and opens
+    another, which catches up, says Live, and carries the next move. The page's clock is
+    driven forward; the sockets are real."""
+    errors = watch_errors(page)
+    game_id = start_game(page, "selective-castle", 1)
+    relayed = GameSockets(
+        page, drop=lambda data: isinstance(data, dict) and data.get("type") == "pong"
+    )
+    rest = watch_rest_actions(page)
+    page.clock.install()
+    open_game(page, site, game_id)
+    assert len(relayed.sockets) == 1
+
+    page.clock.fast_forward(26_000)  # the ping goes; its pong is dropped
+    page.wait_for_timeout(200)
+    assert len(relayed.sockets) == 1, "replaced before its 10 s"
+    page.clock.fast_forward(10_500)
+    for _ in range(200):
+        if len(relayed.sockets) == 2:
+            break
+        page.wait_for_timeout(25)
+    assert len(relayed.sockets) == 2, "the silent socket was kept"
+    expect(page.locator("#live")).to_have_text("Live")
+
+    tap_move(page, MOVE)
+    expect_move_number(page, 1)
+    assert relayed.kinds() == ["moves"] and rest == []
+    assert stored(page, game_id) == {"move_number": 1, "status": "playing"}
+    assert errors == []

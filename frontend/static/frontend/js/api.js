@@ -171,6 +171,9 @@ export function playAgain(game) {
  * a write's answer that never came: its host may have vanished), without waiting for the old
  * one to finish closing, which a connection to a host that is gone may take minutes to do: what
  * it says from then on is not listened to, and onClose hears of it as a 1006 at once.
+ * The page pings every 25 s (proxies drop idle connections) and takes a connection that has
+ * said nothing for 10 s after a ping for dead (a network that dropped it without a word: a
+ * phone's, a NAT's), reconnecting as above; the server answers every ping at once.
  * Options: onClose(code) — e.g. to show a "live"/"offline" indicator.
  */
 export function socket(path, onMessage, { onClose } = {}) {
@@ -181,6 +184,7 @@ export function socket(path, onMessage, { onClose } = {}) {
   let delay = 500;
   let retry = null;
   let keepAlive = null;
+  let silence = null; // the wait for a word after a ping
   let waitingForRoom = false; // refused with 4430; `retry` is the minute's wait
 
   function connect() {
@@ -192,10 +196,15 @@ export function socket(path, onMessage, { onClose } = {}) {
     mine.addEventListener("open", () => {
       if (ws !== mine) return;
       // A rare ping keeps proxies from dropping an idle connection (well under the flood limit).
-      keepAlive = setInterval(() => send({ type: "ping" }), 25000);
+      keepAlive = setInterval(() => {
+        send({ type: "ping" });
+        clearTimeout(silence);
+        silence = setTimeout(() => handle.reconnect(), 10000);
+      }, 25000);
     });
     mine.addEventListener("message", (event) => {
       if (ws !== mine) return; // dropped by reconnect()
+      clearTimeout(silence);
       let data;
       try {
         data = JSON.parse(event.data);
@@ -209,6 +218,7 @@ export function socket(path, onMessage, { onClose } = {}) {
     mine.addEventListener("close", (event) => {
       if (ws !== mine) return;
       clearInterval(keepAlive);
+      clearTimeout(silence);
       onClose?.(event.code);
       if (closed || FINAL.has(event.code)) return;
       if (event.code === TOO_MANY_CONNECTIONS) {
@@ -234,7 +244,7 @@ export function socket(path, onMessage, { onClose } = {}) {
   });
 
   connect();
-  return {
+  const handle = {
     send,
     reconnect() {
       if (closed) return;
@@ -244,6 +254,7 @@ export function socket(path, onMessage, { onClose } = {}) {
       if (old && old.readyState !== WebSocket.CLOSED) {
         ws = null; // its events are no longer heard
         clearInterval(keepAlive);
+        clearTimeout(silence);
         old.close();
         onClose?.(1006);
       }
@@ -253,10 +264,12 @@ export function socket(path, onMessage, { onClose } = {}) {
       closed = true;
       clearTimeout(retry);
       clearInterval(keepAlive);
+      clearTimeout(silence);
       ws?.close();
     },
     get open() {
       return ws?.readyState === WebSocket.OPEN;
     },
   };
+  return handle;
 }
