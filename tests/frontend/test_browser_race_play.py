@@ -79,6 +79,8 @@ def test_a_race_game_has_no_hint_undo_as_its_room_says_and_leads_back_to_the_rac
     expect(ada.locator("#result-seed")).to_be_hidden()
     expect(ada.locator("#result-again")).to_be_hidden()
     expect(ada.locator("#result-race-friend")).to_be_hidden()
+    expect(ada.locator("#result-hints")).to_be_hidden()  # a race has no hints
+    expect(ada.locator("#result-moves")).to_be_visible()
     screenshot(ada, f"race-play-result-{size}")
     result.get_by_role("link", name="Back to the race").click()
     ada.wait_for_url(f"{site}/races/{code}/")

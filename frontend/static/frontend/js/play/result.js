@@ -24,6 +24,8 @@ export function showResult() {
   $("result-moves").textContent = String(moves);
   $("result-time").textContent = duration(result ? result.time_seconds : elapsed());
   $("result-hints").textContent = hints ? `${hints} ${hints === 1 ? "hint" : "hints"}` : "None";
+  // A race has no hints: no row to say so.
+  $("result-hints").parentElement.hidden = Boolean(game.race && !game.race.hints);
   showRecords(result);
   // The deal's number, once the server shows it, to share.
   $("result-seed").hidden = game.seed === null || game.seed === undefined;
