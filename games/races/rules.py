@@ -56,7 +56,18 @@ def after(game: Game) -> None:
         return
     from games.races import services  # not at the top: services imports the play services
 
-    transaction.on_commit(lambda: services.settle_and_publish(race.pk), robust=True)
+    # Most actions leave their game in play in a running race: only a game done racing, the
+    # countdown's end or the time limit can change the race; any other needs no settling
+    # (its lock and every game's row), only the room told of the progress.
+    settle_first = (
+        race.state != Race.State.RUNNING
+        or services.done(game)
+        or race.ends_at is None
+        or timezone.now() >= race.ends_at
+    )
+    transaction.on_commit(
+        lambda: services.settle_and_publish(race.pk, settle_first=settle_first), robust=True
+    )
 
 
 def race_not_over(game: Game) -> str | None:

@@ -49,6 +49,7 @@ def entries_of(race: Race) -> list[RacePlayer]:
     guest = GuestProfile.objects.filter(user_id=OuterRef("player_id"))
     return list(
         race.players.select_related("player", "game")
+        .defer("game__state")  # progress only: never a board, and no board's JSON to read
         .annotate(guest=Exists(guest))
         .order_by("joined_at", "pk")
     )

@@ -297,7 +297,10 @@ def settle(race_id: int, now: dt.datetime | None = None) -> bool:
             race.state = Race.State.RUNNING
             race.save(update_fields=["state"])
             changed = True
-        entries = list(race.players.select_related("game__deal").order_by("pk"))
+        # Not the games' states (a board's JSON each): what settles a race is their status.
+        entries = list(
+            race.players.select_related("game__deal").defer("game__state").order_by("pk")
+        )
         timed_out = now >= race.ends_at
         if timed_out or all(done(entry.game) for entry in entries):
             _finish(race, entries, min(now, race.ends_at) if timed_out else now)
@@ -307,10 +310,12 @@ def settle(race_id: int, now: dt.datetime | None = None) -> bool:
     return changed
 
 
-def settle_and_publish(race_id: int) -> None:
+def settle_and_publish(race_id: int, *, settle_first: bool = True) -> None:
     """After a move of a race's game has committed: the race settled and its room told of the
-    player's progress, whether or not the race changed."""
-    if not settle(race_id):
+    player's progress, whether or not the race changed. Without ``settle_first`` (the move
+    left its game in play, in a running race within its time: nothing can have changed but
+    the progress) only the room is told."""
+    if not settle_first or not settle(race_id):
         race = Race.objects.filter(pk=race_id).first()
         if race is not None:
             live.publish_race(race)
