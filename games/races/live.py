@@ -17,7 +17,12 @@ def race_group(code: str) -> str:
 
 def publish_race(race: Race) -> None:
     """The race as it is now, to its room (read fresh: after the commit that changed it)."""
-    fresh = Race.objects.select_related("deal", "opener", "rematch").filter(pk=race.pk).first()
+    publish_race_of(race.pk)
+
+
+def publish_race_of(race_id: int) -> None:
+    """The race ``race_id`` as it is now, to its room; nothing if it is gone."""
+    fresh = Race.objects.select_related("deal", "opener", "rematch").filter(pk=race_id).first()
     if fresh is not None:
         publish(
             race_group(fresh.code), {"type": "race.update", "race": selectors.public_view(fresh)}

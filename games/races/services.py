@@ -316,9 +316,7 @@ def settle_and_publish(race_id: int, *, settle_first: bool = True) -> None:
     left its game in play, in a running race within its time: nothing can have changed but
     the progress) only the room is told."""
     if not settle_first or not settle(race_id):
-        race = Race.objects.filter(pk=race_id).first()
-        if race is not None:
-            live.publish_race(race)
+        live.publish_race_of(race_id)
 
 
 def settle_due(now: dt.datetime | None = None, limit: int = 200) -> int:
