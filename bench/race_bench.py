@@ -206,6 +206,10 @@ class Racer(Player):
                 data = json.loads(raw)
                 if data.get("type") == "race":
                     self.on_race(data["race"], at)
+                elif data.get("type") == "race_progress":
+                    mover = data["player"]
+                    if mover["username"] != self.name:
+                        self.saw(mover["username"], mover["moves"], at)
             if not self.run.stop.is_set():
                 self.error(f"room websocket closed by the server: {socket.close_code}")
         except websockets.ConnectionClosed as exc:

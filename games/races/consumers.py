@@ -1,9 +1,9 @@
 """``ws/races/<code>/``: a race's room, for anyone with its link. On connecting (and so on
 every reconnection: a reconnect catches up) the whole race, then the race again after every
-change: a player joined, got ready, moved (their progress, never their cards), the
-countdown, the start, the end. Each message is the race the room shares
-(``selectors.public_view``, built once per change for every watcher) with the watcher's own
-part (``you``).
+change: a player joined, got ready, the countdown, the start, a game done, the end. Each such
+message is the race the room shares (``selectors.public_view``, built once per change for
+every watcher) with the watcher's own part (``you``). A move that leaves its game in play
+sends only its player's line (``race_progress``: their progress, never their cards).
 
 The connection also wakes itself at the countdown's end and at the time limit and settles the
 race (``services.settle``: once, under its lock, whoever asks), so a room ends on time though
@@ -70,6 +70,12 @@ class RaceConsumer(PatienceConsumer):
 
     async def race_update(self, event: dict[str, Any]) -> None:
         await self.send_race(event["race"])
+
+    async def race_progress(self, event: dict[str, Any]) -> None:
+        """One player's progress: the page puts it in its table (nothing else changed)."""
+        await self.send_json(
+            {"type": "race_progress", "player": event["player"], "now": event["now"]}
+        )
 
     async def send_race(self, public: dict[str, Any]) -> None:
         if public["phase"] != self.phase or public["phase"] == Race.State.WAITING:

@@ -13,14 +13,19 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from accounts.models import GuestProfile
 from games.errors import GameError
 from games.models import Game
+from games.races import live
 from games.races.models import Race, RacePlayer
 
-#: The race of a game, looked up once per action and kept on the locked instance.
+#: The race of a game and its player's entry, looked up once per action and kept on the
+#: locked instance.
 _RACE = "_patience_race"
+_ENTRY = "_patience_race_entry"
 
 
 def race_of(game: Game) -> Race | None:
@@ -29,8 +34,15 @@ def race_of(game: Game) -> Race | None:
     if not game.in_race:
         return None
     if _RACE not in game.__dict__:
-        entry = RacePlayer.objects.select_related("race").filter(game_id=game.pk).first()
+        guest = GuestProfile.objects.filter(user_id=OuterRef("player_id"))
+        entry = (
+            RacePlayer.objects.select_related("race", "player")
+            .annotate(guest=Exists(guest))
+            .filter(game_id=game.pk)
+            .first()
+        )
         game.__dict__[_RACE] = entry.race if entry is not None else None
+        game.__dict__[_ENTRY] = entry
     return game.__dict__[_RACE]
 
 
@@ -65,9 +77,14 @@ def after(game: Game) -> None:
         or race.ends_at is None
         or timezone.now() >= race.ends_at
     )
-    transaction.on_commit(
-        lambda: services.settle_and_publish(race.pk, settle_first=settle_first), robust=True
-    )
+    if settle_first:
+        transaction.on_commit(lambda: services.settle_and_publish(race.pk), robust=True)
+        return
+    # Only this player's progress changed: the room is told that alone, from what this
+    # action already holds (no read of the race or of the other players).
+    entry = game.__dict__[_ENTRY]
+    entry.game = game
+    transaction.on_commit(lambda: live.publish_progress(entry, race), robust=True)
 
 
 def race_not_over(game: Game) -> str | None:

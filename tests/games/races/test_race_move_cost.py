@@ -1,6 +1,7 @@
 """What a race's move costs beyond a casual one: while the move leaves its game in play in a
-running race, the room is told of the progress without settling the race (no lock on it, no
-read of every game) and without any game's board read; a move that ends a game settles it."""
+running race, the room is told of that player's progress alone, without settling the race (no
+lock on it), without reading the race or the other players again, and without any game's board
+read; a move that ends a game settles it and the room is sent the whole race."""
 
 from __future__ import annotations
 
@@ -24,9 +25,9 @@ def _no_countdown(settings: Any) -> None:
 
 @pytest.fixture
 def room(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    """What the race's room is sent (the race as anyone sees it), in order."""
+    """What the race's room is sent, in order."""
     sent: list[dict[str, Any]] = []
-    monkeypatch.setattr(live, "publish", lambda group, message: sent.append(message["race"]))
+    monkeypatch.setattr(live, "publish", lambda group, message: sent.append(message))
     return sent
 
 
@@ -49,8 +50,11 @@ def test_a_move_in_play_tells_the_room_without_settling_or_reading_any_board(
     race_locks = [q for q in sql if "FOR UPDATE" in q and 'FROM "games_race"' in q]
     boards_of_the_room = [q for q in sql if "games_raceplayer" in q and '"games_game"."state"' in q]
     assert race_locks == [] and boards_of_the_room == [], sql
-    assert room[-1]["phase"] == "running"
-    assert {p["username"]: p["moves"] for p in room[-1]["players"]} == {"ada": 2, "bob": 0}
+    # The race and its players are read once, by the action's own check (``race_of``).
+    assert len([q for q in sql if 'FROM "games_raceplayer"' in q]) == 1, sql
+    assert room[-1]["type"] == "race.progress"
+    assert room[-1]["player"]["username"] == "ada" and room[-1]["player"]["moves"] == 2
+    assert room[-1]["player"]["standing"] == "playing" and room[-1]["player"]["guest"] is False
 
 
 def test_a_move_that_ends_a_game_settles_the_race(
@@ -62,5 +66,6 @@ def test_a_move_that_ends_a_game_settles_the_race(
     with django_capture_on_commit_callbacks(execute=True):
         win(bob, bob_game)
         assert ada.post(f"/api/games/{body['you']['game']}/resign/").status_code == 200
-    assert room[-1]["phase"] == "finished"
-    assert [(p["username"], p["place"]) for p in room[-1]["players"]] == [("bob", 1), ("ada", 2)]
+    assert room[-1]["type"] == "race.update" and room[-1]["race"]["phase"] == "finished"
+    places = [(p["username"], p["place"]) for p in room[-1]["race"]["players"]]
+    assert places == [("bob", 1), ("ada", 2)]

@@ -42,6 +42,15 @@ async def until(ws: Any, seen: list[str], check: Any) -> dict[str, Any]:
     raise AssertionError("the room never said so")
 
 
+async def next_progress(ws: Any, seen: list[str]) -> dict[str, Any]:
+    message = await ws.receive_from(timeout=5)
+    seen.append(message)
+    body = json.loads(message)
+    assert body["type"] == "race_progress", body
+    assert set(body) == {"type", "player", "now"}
+    return body["player"]
+
+
 open_race = database_sync_to_async(services.open_race)
 join = database_sync_to_async(services.join_race)
 start = database_sync_to_async(services.start_race)
@@ -89,11 +98,18 @@ def test_the_room_sees_joins_the_countdown_progress_and_the_end(django_user_mode
         seen.append(json.dumps(caught_up))
         assert caught_up["race"]["phase"] == "running"
         assert caught_up["race"]["you"]["game"] == await game_of(code, bo)
-        for step in WINNING_LINES[SLUG]["moves"][:3]:
+        # Each move in play: only ada's line, to every watcher, in order.
+        for number, step in enumerate(WINNING_LINES[SLUG]["moves"][:3], start=1):
             await move(user=ada, game_id=ada_game, move=step)
-        progress = await until(ws, seen, lambda r: r["players"][0]["moves"] == 3)
-        assert progress["players"][0]["standing"] == "playing" and progress["seed"] is None
-        assert progress["players"][0]["time_seconds"] >= 0
+            for watcher in (ws, other):
+                line = await next_progress(watcher, seen)
+                assert line["username"] == "ada" and line["moves"] == number
+                assert line["standing"] == "playing" and line["time_seconds"] >= 0
+        # A reconnect after them catches up: the whole race, ada's moves in it.
+        again, caught_up = await connect(f"/ws/races/{code}/", bo_headers)
+        seen.append(json.dumps(caught_up))
+        assert caught_up["race"]["players"][0]["moves"] == 3 and caught_up["race"]["seed"] is None
+        await again.disconnect()
         await resign(user=ada, game_id=ada_game)
         await resign(user=bo, game_id=await game_of(code, bo))
         end = await until(other, seen, lambda r: r["phase"] == "finished")

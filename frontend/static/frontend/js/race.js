@@ -174,6 +174,14 @@ socket(`/ws/races/${code}/`, (data) => {
     live.dataset.state = "live";
     live.textContent = "Live";
     show(data.race);
+  } else if (data.type === "race_progress" && race !== null) {
+    // One player moved and nothing else changed: their line, in place.
+    const at = race.players.findIndex((p) => p.username === data.player.username);
+    if (at >= 0) {
+      race.players[at] = data.player;
+      offset = Date.parse(data.now) - Date.now();
+      drawPlayers();
+    }
   }
 }, {
   onClose(closeCode) {
