@@ -2,7 +2,8 @@
 race from the lobby's Race box and lands in its room, the other finds it on the lobby's list of
 races waiting for players and joins; the
 opener starts it, both rooms count down and say the race runs, each gets "Play your game";
-one resigns, then the other, and both rooms show the result and the deal's number."""
+one moves and the other's room shows it; one resigns, then the other, and both rooms show the
+result and the deal's number."""
 
 from __future__ import annotations
 
@@ -55,6 +56,14 @@ def test_two_players_race_from_a_link_and_see_each_other_live(
     screenshot(ada, f"race-running-{size}")
 
     code = ada.url.rstrip("/").rsplit("/", 1)[-1]
+    # ada moves: bea's room shows her line change live (her moves, nothing of her cards).
+    ada_game = call_api(ada, "GET", f"/api/races/{code}/")["body"]["you"]["game"]
+    board = call_api(ada, "GET", f"/api/games/{ada_game}/")["body"]
+    move = {"move": board["legal_moves"][0], "expected_move_number": board["move_number"]}
+    assert call_api(ada, "POST", f"/api/games/{ada_game}/moves/", move)["status"] == 201
+    ada_line = bea.locator("#race-players tbody tr", has=bea.locator("th", has_text="ada"))
+    expect(ada_line.locator("td").nth(3)).to_have_text("1")
+    expect(ada_line.locator("td").nth(1)).to_have_text(re.compile("[Pp]laying"))
     for page in (ada, bea):
         game = call_api(page, "GET", f"/api/races/{code}/")["body"]["you"]["game"]
         assert call_api(page, "POST", f"/api/games/{game}/resign/", {})["status"] == 200
