@@ -9,7 +9,14 @@ statements a move runs, and optionally a cProfile of the moves.
 ```sh
 .venv/bin/python -m bench.move_cost                 # 2,000 moves, 2,000 health requests
 .venv/bin/python -m bench.move_cost --profile 25    # and the 25 costliest functions
+.venv/bin/python -m bench.move_cost --redis         # the live update published through Redis
 ```
+
+Besides the REST move it measures the same move sent as the game's websocket sends it
+(``games.play.socket_actions.answer_action``: the key's claim, the service, the stored answer;
+no ASGI, no frame) and the service function alone (``games.play.services.play_move``: the
+engine, the transaction and its statements, the live update built and, with ``--redis``,
+published): the floor under any path a move takes.
 
 Needs PostgreSQL on 127.0.0.1:5432. Its database (``patience_move_cost``) is migrated and
 flushed first, in a subprocess (``bench.harness.prepare_database``). Unless ``--redis`` is
@@ -108,6 +115,63 @@ class MovePlayer:
         self.game = response.json()
 
 
+class ServicePlayer(MovePlayer):
+    """The same moves, below HTTP: as the game's websocket sends them (``socket=True``), or the
+    service function alone."""
+
+    def __init__(self, client: Any, token: str, seed: int, *, socket: bool) -> None:
+        super().__init__(client, token, seed)
+        from rest_framework.authtoken.models import Token
+
+        self.user = Token.objects.select_related("user").get(key=token).user
+        self.socket = socket
+        self.recorded: Any = None  # the service's game, read into ``game`` untimed
+
+    def ready(self) -> None:
+        if self.recorded is not None:
+            self.game, self.recorded = self.answer_of(self.recorded), None
+        super().ready()
+
+    def move(self) -> None:
+        from games.play import services, socket_actions
+
+        assert self.game is not None
+        move = self.rng.choice(self.game["legal_moves"])
+        number = self.game["move_number"]
+        if self.socket:
+            content = {
+                "type": "move",
+                "request_id": number,
+                "idempotency_key": f"{self.game['id']}-{number}-{self.rng.random()}",
+                "move": move,
+                "expected_move_number": number,
+            }
+            answer = socket_actions.answer_action(self.user, self.game["id"], content)
+            assert answer["status"] == 201, answer
+            self.game = answer["body"]
+            return
+        outcome = services.play_move(
+            user=self.user, game_id=self.game["id"], move=move, expected_move_number=number
+        )
+        self.recorded = outcome.game
+
+    @staticmethod
+    def answer_of(game: Any) -> dict[str, Any]:
+        """What the next move needs, outside the timing (the socket's answer builds it)."""
+        from games.rules import get_variant
+
+        variant = get_variant(game.deal.variant)
+        state = variant.state_from_json(game.state)
+        return {
+            "id": game.pk,
+            "status": game.status,
+            "move_number": game.move_number,
+            "legal_moves": []
+            if game.is_finished
+            else [m.to_json() for m in variant.legal_moves(state)],
+        }
+
+
 def measure(count: int, before: Callable[[], None], request: Callable[[], None]) -> list[float]:
     """CPU seconds of each of ``count`` requests (``before`` runs untimed)."""
     costs = []
@@ -155,15 +219,22 @@ def main(argv: list[str] | None = None) -> int:
     measure(50, noop, health)
     measure(50, player.ready, player.move)
 
+    socket_player = ServicePlayer(client, token, args.seed + 1, socket=True)
+    service_player = ServicePlayer(client, token, args.seed + 2, socket=False)
+    measure(50, socket_player.ready, socket_player.move)
+    measure(50, service_player.ready, service_player.move)
+
     health_costs = measure(args.health, noop, health)
     move_costs = measure(args.moves, player.ready, player.move)
+    socket_costs = measure(args.moves, socket_player.ready, socket_player.move)
+    service_costs = measure(args.moves, service_player.ready, service_player.move)
     print(f"channel layer: {'Redis' if args.redis else 'none'}; database: {DB_NAME}")
     print(describe("health", health_costs))
-    print(describe("move", move_costs))
-    ratio = statistics.mean(health_costs) / statistics.mean(move_costs)
+    trivial = statistics.mean(health_costs)
     # In a server each request also costs the ASGI server's and handler's work (api_bench:
     # ~1 ms), which this leaves out: the server's ratio is nearer one.
-    print(f"move / health CPU, in process: {1 / ratio:.2f}x")
+    for name, costs in (("move", move_costs), ("socket", socket_costs), ("service", service_costs)):
+        print(f"{describe(name, costs)}  {statistics.mean(costs) / trivial:.2f}x health")
     print(f"statements per move: {statements_per_move(player)}")
 
     if args.profile:

@@ -592,7 +592,9 @@ class Player:
         if early is not None:
             if recorded:
                 step.delays.append(early - answered)
-        elif self.run.config.websockets:
+        elif self.run.config.websockets and not self.run.config.socket_moves:
+            # A move sent on the socket is answered there with its version, which is its
+            # update on that socket: no update of it follows (games.consumers.GameConsumer).
             self.answered[number] = (answered, step if recorded else None)
             self.overdue(answered)
         return True

@@ -222,7 +222,7 @@ class PatienceConsumer(AsyncJsonWebsocketConsumer):
 class GameConsumer(PatienceConsumer):
     """``ws/games/<id>/[?since=N]``: every new version of the game, from any tab or device;
     its player's moves, undo, resign and end (``games.play.socket_actions``), each answered on
-    the socket."""
+    the socket, whose answer is that version's update there (not sent twice)."""
 
     async def connect(self) -> None:
         # Actions are counted apart from other messages: a Finish sends every card home as a
@@ -253,7 +253,17 @@ class GameConsumer(PatienceConsumer):
         )
         await self.send_json(as_json(catch_up))
 
+    #: The game as this socket's last action's answer carried it, until its update comes.
+    answered: dict[str, Any] | None = None
+
     async def game_update(self, event: dict[str, Any]) -> None:
+        # This socket's own action: its answer, just sent, was this very game (the same view,
+        # version and events); sent again it would only cost the encoding, the compression
+        # and the page's drawing twice. Anything else (another tab's move, a hint counted at
+        # the same version) differs from it, and is sent.
+        if self.answered is not None and event["game"] == self.answered:
+            self.answered = None
+            return
         await self.send_json({"type": "update", "game": event["game"]})
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
@@ -272,6 +282,8 @@ class GameConsumer(PatienceConsumer):
             socket_actions.answer_action, thread_sensitive=False
         )(user, game_id, content)
         await self.send_json(answered)
+        # The answer's game, as its update will bring it (nothing is kept of a refusal).
+        self.answered = answered["body"] if answered["status"] < 300 else None
 
 
 class Board:
