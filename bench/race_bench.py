@@ -63,6 +63,7 @@ from dataclasses import dataclass
 import websockets
 from websockets.asyncio.client import ClientConnection, connect
 
+from bench import profile_breakdown
 from bench.harness import (
     HOST,
     Server,
@@ -87,6 +88,7 @@ from bench.players_bench import (
     Step,
     error_of,
     ms,
+    print_profile,
 )
 
 DB_NAME = "patience_race_bench"
@@ -122,6 +124,11 @@ def parse_args(argv: list[str] | None = None) -> RaceConfig:
     parser.add_argument("--database", default=DB_NAME, help="created, migrated and FLUSHED")
     parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' choices")
+    parser.add_argument(
+        "--py-spy",
+        metavar="PATH",
+        help="py-spy samples the server over each window (bench/profile_breakdown.py)",
+    )
     args = parser.parse_args(argv)
     if not 2 <= args.room <= 10 or args.players < args.room or args.players % args.room == 1:
         parser.error("--room is 2 to 10, and --players must fill rooms of at least two")
@@ -139,7 +146,10 @@ def parse_args(argv: list[str] | None = None) -> RaceConfig:
         database=args.database,
         redis_url=args.redis_url,
         seed=args.seed,
+        profile_with=profile_breakdown.find_py_spy(args.py_spy) if args.py_spy else None,
     )
+    if args.py_spy and run.profile_with is None:
+        parser.error(f"no py-spy at {args.py_spy}")
     return RaceConfig(players=args.players, room=args.room, run=run)
 
 
@@ -403,10 +413,14 @@ async def casual_then_races(config: RaceConfig, server: Server, tokens: list[str
         if casual.tasks:
             await asyncio.wait(casual.tasks, timeout=REQUEST_TIMEOUT_S + 5)
     print_line("casual", casual_step, None)
+    if casual_step.profile is not None:
+        print_profile(casual_step)
     races = RaceRun(config, server, tokens)
     print(f"Races: {config.players} players in rooms of {config.room}", flush=True)
     race_step = await races.race_step(config.players)
     print_line("races", race_step, races.progress)
+    if race_step.profile is not None:
+        print_profile(race_step)
     return Results(casual_step, race_step, races.progress, races.racers_done, len(races.rooms))
 
 

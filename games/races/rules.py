@@ -13,14 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from accounts.models import GuestProfile
 from games.errors import GameError
 from games.models import Game
-from games.races import live
-from games.races.models import Race, RacePlayer
+from games.races import live, selectors
+from games.races.models import Race
 
 #: The race of a game and its player's entry, looked up once per action and kept on the
 #: locked instance.
@@ -34,13 +32,7 @@ def race_of(game: Game) -> Race | None:
     if not game.in_race:
         return None
     if _RACE not in game.__dict__:
-        guest = GuestProfile.objects.filter(user_id=OuterRef("player_id"))
-        entry = (
-            RacePlayer.objects.select_related("race", "player")
-            .annotate(guest=Exists(guest))
-            .filter(game_id=game.pk)
-            .first()
-        )
+        entry = selectors.entry_of_game(game.pk)
         game.__dict__[_RACE] = entry.race if entry is not None else None
         game.__dict__[_ENTRY] = entry
     return game.__dict__[_RACE]
