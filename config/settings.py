@@ -459,6 +459,9 @@ REST_FRAMEWORK = {
         # A guest invites nobody: no guest's share.
         "race_invite": _rate(RACE_INVITES_PER_HOUR, "hour"),
         "race_invite_address": _rate(RACE_INVITES_PER_ADDRESS_PER_HOUR, "hour"),
+        # Declining one ("Not now"): as many as one may be sent.
+        "race_decline": _rate(RACE_INVITES_PER_HOUR, "hour"),
+        "race_decline_address": _rate(RACE_INVITES_PER_ADDRESS_PER_HOUR, "hour"),
     },
     # drf-spectacular's, documenting the session's 409 account_changed on every write.
     "DEFAULT_SCHEMA_CLASS": "accounts.schema.AutoSchema",

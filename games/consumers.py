@@ -192,6 +192,12 @@ class PatienceConsumer(AsyncJsonWebsocketConsumer):
         """A friend invited the account to a race: only the account's own socket tells it
         (``games.races.consumers.AccountConsumer``, the lobby's)."""
 
+    async def account_race_invitation_gone(self, event: dict[str, Any]) -> None:
+        """An invitation to the account is no longer theirs to take: the lobby's socket only."""
+
+    async def account_race_invitation_declined(self, event: dict[str, Any]) -> None:
+        """A player the account invited declined: the race's room only (its Invite list)."""
+
     async def account_signed_out(self, event: dict[str, Any]) -> None:
         if self.sign_in is not None and SignOut.from_message(event).ends(self.sign_in):
             await self.signed_out()

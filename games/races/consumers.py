@@ -3,7 +3,8 @@ every reconnection: a reconnect catches up) the whole race, then the race again 
 change: a player joined, got ready, the countdown, the start, a game done, the end. Each such
 message is the race the room shares (``selectors.public_view``, built once per change for
 every watcher) with the watcher's own part (``you``). A move that leaves its game in play
-sends only its player's line (``race_progress``: their progress, never their cards).
+sends only its player's line (``race_progress``: their progress, never their cards). A
+player the watcher invited who declines: ``race_invitation_declined`` (their name).
 
 The connection also wakes itself at the countdown's end and at the time limit and settles the
 race (``services.settle``: once, under its lock, whoever asks), so a room ends on time though
@@ -77,6 +78,17 @@ class RaceConsumer(PatienceConsumer):
             {"type": "race_progress", "player": event["player"], "now": event["now"]}
         )
 
+    async def account_race_invitation_declined(self, event: dict[str, Any]) -> None:
+        """A player the watcher invited to this race declined: their Invite list says so."""
+        if event["code"] != self.scope["url_route"]["kwargs"]["code"]:
+            return
+        if self.you is not None:
+            self.you["invited"] = [
+                {**sent, "declined": sent["declined"] or sent["username"] == event["username"]}
+                for sent in self.you.get("invited", [])
+            ]
+        await self.send_json({"type": "race_invitation_declined", "username": event["username"]})
+
     async def send_race(self, public: dict[str, Any]) -> None:
         if public["phase"] != self.phase or public["phase"] == Race.State.WAITING:
             # What is the watcher's own changes while the room waits (joining, the opener's
@@ -124,8 +136,10 @@ class RaceConsumer(PatienceConsumer):
 class AccountConsumer(PatienceConsumer):
     """``ws/account/``: an account's own live messages, for its lobby: on connecting (so on
     every reconnection) its friends' pending race invitations (``race_invitations``), then
-    each new one as it is sent (``race_invitation``), heard on the account's group that every
-    signed-in connection joins (``accounts.live.account_group``). A visitor or a guest, whom
+    each new one as it is sent (``race_invitation``) and each that is no longer the
+    account's to take (``race_invitation_gone``: its race left waiting, the account joined it
+    or declined it), heard on the account's group that every signed-in connection joins
+    (``accounts.live.account_group``). A visitor or a guest, whom
     nobody can invite, is closed with 4401."""
 
     async def connect(self) -> None:
@@ -142,6 +156,9 @@ class AccountConsumer(PatienceConsumer):
 
     async def account_race_invitation(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "race_invitation", "invitation": event["invitation"]})
+
+    async def account_race_invitation_gone(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "race_invitation_gone", "code": event["code"]})
 
 
 def parse_time(text: str) -> dt.datetime:

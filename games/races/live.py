@@ -4,17 +4,25 @@ built once for all its watchers; each connection adds what is the watcher's own 
 
 A move that changes nothing but its player's progress (most moves of a running race) sends
 only that player's line (``race.progress``): no read of the race or of the other players, and
-a message a fifth of the size to every watcher."""
+a message a fifth of the size to every watcher.
+
+An invitation's recipient is told on their account's group (``accounts.live.account_group``:
+their lobby's ``/ws/account/``) when it is no longer theirs to take: the race left waiting,
+they joined it, or they declined it (``schedule_invitations_gone``)."""
 
 from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.live import account_group
 from games.play.selectors import json_time
 from games.races import selectors
-from games.races.models import Race, RacePlayer
+from games.races.models import Race, RaceInvitation, RacePlayer
 from web.live.publish import publish
+
+#: What an invited player's connections hear when the invitation is no longer theirs to take.
+INVITATION_GONE = "account.race_invitation_gone"
 
 
 def race_group(code: str) -> str:
@@ -52,3 +60,20 @@ def schedule_race_update(race: Race) -> None:
     """After the commit: the race to its room. robust: the change is committed whatever Redis
     does; a failed publish is logged."""
     transaction.on_commit(lambda: publish_race(race), robust=True)
+
+
+def schedule_invitations_gone(race: Race, recipient_id: int | None = None) -> None:
+    """After the commit: the race's invitations (or only ``recipient_id``'s) are gone from
+    their recipients' lobbies. One read, in the transaction; nothing to publish when the race
+    invited nobody (most races)."""
+    invitations = RaceInvitation.objects.filter(race_id=race.pk, declined_at__isnull=True)
+    if recipient_id is not None:
+        invitations = invitations.filter(recipient_id=recipient_id)
+    recipients = list(invitations.values_list("recipient_id", flat=True))
+    if recipients:
+        transaction.on_commit(lambda: invitations_gone(race.code, recipients), robust=True)
+
+
+def invitations_gone(code: str, recipient_ids: list[int]) -> None:
+    for recipient_id in recipient_ids:
+        publish(account_group(recipient_id), {"type": INVITATION_GONE, "code": code})

@@ -113,7 +113,8 @@ class RacePlayer(models.Model):
 
 class RaceInvitation(models.Model):
     """An account asked a player it follows to join a race it is in (``games.races.
-    invitations``): shown on that player's lobby until the race starts or they join."""
+    invitations``): shown on that player's lobby until the race starts, they join, or they
+    decline it (``declined_at``: kept, so that the race asks them no more)."""
 
     race = models.ForeignKey(Race, on_delete=models.CASCADE, related_name="invitations")
     sender = models.ForeignKey(
@@ -123,6 +124,8 @@ class RaceInvitation(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="race_invitations"
     )
     created_at = models.DateTimeField(default=timezone.now)
+    #: "Not now": no longer pending, and not sent again for this race.
+    declined_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         app_label = "games"

@@ -36,6 +36,13 @@ class RaceEntrant(TypedDict):
     ]
 
 
+class RaceInvited(TypedDict):
+    """A player you invited to the race."""
+
+    username: str
+    declined: Annotated[bool, 'They said "Not now": they are not asked again for this race.']
+
+
 class RaceYou(TypedDict):
     """What of the race is the asker's own."""
 
@@ -43,6 +50,10 @@ class RaceYou(TypedDict):
     opener: bool
     game: Annotated[
         int | None, "Your game in the race, from the countdown's end (play it at /api/games/…)."
+    ]
+    invited: Annotated[
+        list[RaceInvited],
+        "While the race waits, the players you invited to it (else empty), the first first.",
     ]
 
 

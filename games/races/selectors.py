@@ -196,18 +196,31 @@ def standing_word(entry: RacePlayer, race: Race) -> responses.Standing:
 
 
 def you(race: Race, viewer: Viewer, now: dt.datetime | None = None) -> responses.RaceYou:
-    """The viewer's part: whether they are in, whether they opened it, and their game once the
-    countdown is over (not before: its board is the deal)."""
+    """The viewer's part: whether they are in, whether they opened it, their game once the
+    countdown is over (not before: its board is the deal), and while it waits whom they
+    invited."""
     now = now or timezone.now()
     entry = None
     if viewer is not None and viewer.is_authenticated:
         entry = race.players.filter(player_id=viewer.pk).first()
     started = phase(race, now) in (Race.State.RUNNING, Race.State.FINISHED)
+    waiting = race.state == Race.State.WAITING
     return {
         "joined": entry is not None,
         "opener": entry is not None and race.opener_id == viewer.pk,
         "game": entry.game_id if entry is not None and started else None,
+        "invited": invited_by(race, viewer) if entry is not None and waiting else [],
     }
+
+
+def invited_by(race: Race, viewer: AbstractBaseUser) -> list[responses.RaceInvited]:
+    """Whom ``viewer`` invited to ``race`` and whether they declined (their room's Invite
+    list)."""
+    rows = race.invitations.filter(sender_id=viewer.pk).select_related("recipient")
+    return [
+        {"username": row.recipient.get_username(), "declined": row.declined_at is not None}
+        for row in rows.order_by("pk")
+    ]
 
 
 def race_view(race: Race, viewer: Viewer) -> responses.Race:

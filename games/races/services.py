@@ -174,6 +174,8 @@ def _add_player(race: Race, user: AbstractBaseUser) -> None:
         raise GameError("race_full", f"This race has its {size} players already.", size=size)
     RacePlayer.objects.create(race=race, player=user)
     live.schedule_race_update(race)
+    # Joined (from another tab, a link, a quick race): their invitation leaves their lobby.
+    live.schedule_invitations_gone(race, user.pk)
 
 
 def quick_race(*, user: AbstractBaseUser, variant_slug: str) -> RaceOutcome:
@@ -213,6 +215,7 @@ def leave_race(*, user: AbstractBaseUser, code: str) -> RaceOutcome:
             race.state = Race.State.FINISHED
             race.ended_at = timezone.now()
             race.save(update_fields=["state", "ended_at"])
+            live.schedule_invitations_gone(race)
             return RaceOutcome(race, user)
         if race.opener_id == user.pk:
             race.opener_id = rest.player_id
@@ -273,6 +276,8 @@ def _start(race: Race, entries: list[RacePlayer]) -> None:
     race.state = Race.State.COUNTDOWN
     race.starts_at = starts_at
     race.save(update_fields=["state", "starts_at"])
+    # No longer waiting: its invitations leave the lobbies they are shown on.
+    live.schedule_invitations_gone(race)
 
 
 # -- settling: the countdown's end, the race's end ----------------------------------------------

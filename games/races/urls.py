@@ -17,6 +17,11 @@ urlpatterns = [
     path("races/<slug:code>/invite/", views.RaceInviteView.as_view(), name="race-invite"),
     path("me/race-invitations/", views.MyRaceInvitationsView.as_view(), name="race-invitations"),
     path(
+        "me/race-invitations/<slug:code>/",
+        views.MyRaceInvitationView.as_view(),
+        name="race-invitation",
+    ),
+    path(
         "races/<slug:code>/players/<str:username>/replay/",
         views.RaceReplayView.as_view(),
         name="race-replay",

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from drf_spectacular.utils import extend_schema
+from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -27,7 +28,13 @@ from games.races.inputs import (
     ReadyInput,
 )
 from games.races.responses import OpenRaces, Race, RaceInvitations
-from games.races.throttling import RaceThrottle, too_many_invitations, too_many_races
+from games.races.throttling import (
+    DeclineThrottle,
+    RaceThrottle,
+    too_many_declines,
+    too_many_invitations,
+    too_many_races,
+)
 from web.http.errors import ApiErrorBody
 
 ERRORS = {400: ApiErrorBody, 403: ApiErrorBody, 404: ApiErrorBody, 409: ApiErrorBody}
@@ -235,3 +242,22 @@ class MyRaceInvitationsView(APIView):
     )
     def get(self, request: Request) -> Response:
         return Response(invitations.pending(request.user))
+
+
+class MyRaceInvitationView(APIView):
+    throttle_classes = [DeclineThrottle]
+    throttle_scope = "race_decline"
+
+    def throttled(self, request: Request, wait: float | None) -> None:
+        raise too_many_declines(wait)
+
+    @extend_schema(
+        summary='Decline ("Not now") your pending invitation to this race: it leaves your '
+        "lobby, and the race does not ask you again",
+        operation_id="me_race_invitations_decline",
+        request=None,
+        responses={204: None, 401: ApiErrorBody, 404: ApiErrorBody, 429: ApiErrorBody},
+    )
+    def delete(self, request: Request, code: str) -> Response:
+        invitations.decline(user=request.user, code=code)
+        return Response(status=status.HTTP_204_NO_CONTENT)

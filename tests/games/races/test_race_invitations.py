@@ -1,7 +1,9 @@
 """A friend's race invitation: an account in a waiting race invites a player it follows; the
 invited player's account websocket (``/ws/account/``, the lobby's) hears it live, lists it on
 connecting, and they join with one request. Guests neither invite nor are invited; only the
-players one follows can be; the limits per player and per address; nothing of the deal."""
+players one follows can be; the limits per player and per address; nothing of the deal. An
+invitation leaves the lobby live when it is declined ("Not now", not sent again), when its
+player joins the race, and when the race leaves waiting."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from rest_framework.test import APIClient
 from accounts import follows
 from games.races.models import RaceInvitation
 from tests.games.helpers import client_for, make_user
+from tests.games.hidden_cards import named_cards
 from tests.games.races.helpers import open_race, post, race
 from tests.support.api import assert_error
 from tests.support.websockets import ORIGIN, connect, session_headers
@@ -123,3 +126,115 @@ def test_the_invited_players_account_socket_hears_it_live_and_on_connecting() ->
         assert closed == 4401
 
     scenario()
+
+
+def decline(client: Any, code: str) -> Any:
+    return client.delete(f"/api/me/race-invitations/{code}/")
+
+
+def test_a_declined_invitation_is_no_longer_open_and_is_not_sent_again() -> None:
+    ada, bea, cy = make_user("ada"), make_user("bea"), make_user("cy")
+    follows.follow(user=ada, username="bea")
+    ada_client, bea_client = client_for(ada), client_for(bea)
+    code = open_race(ada_client)["code"]
+    assert invite(ada_client, code, "bea").status_code == 200
+    assert race(ada_client, code)["you"]["invited"] == [{"username": "bea", "declined": False}]
+    response = decline(bea_client, code)
+    assert response.status_code == 204 and response.content == b""
+    assert bea_client.get("/api/me/race-invitations/").json()["results"] == []
+    assert_error(decline(bea_client, code), 404, "not_found")  # declined already
+    # Asked again: nothing is sent, the room says she declined.
+    again = invite(ada_client, code, "bea")
+    assert again.json()["you"]["invited"] == [{"username": "bea", "declined": True}]
+    assert RaceInvitation.objects.get().declined_at is not None
+    assert bea_client.get("/api/me/race-invitations/").json()["results"] == []
+    # Nobody else's, and no one else's view of the room shows whom ada invited.
+    assert_error(decline(client_for(cy), code), 404, "not_found")
+    assert_error(decline(bea_client, "nosuchrace"), 404, "not_found")
+    assert post(client_for(cy), code, "join").status_code == 200
+    assert race(client_for(cy), code)["you"]["invited"] == []
+    assert race(bea_client, code)["you"]["invited"] == []
+    assert decline(APIClient(), code).status_code in (401, 403)
+    # Once the race is under way, its room lists no one as invited.
+    post(ada_client, code, "start")
+    assert race(ada_client, code)["you"]["invited"] == []
+
+
+def test_an_invitation_to_a_race_that_started_or_that_one_joined_cannot_be_declined() -> None:
+    ada, bea, cy = make_user("ada"), make_user("bea"), make_user("cy")
+    follows.follow(user=ada, username="bea")
+    follows.follow(user=ada, username="cy")
+    ada_client, bea_client, cy_client = client_for(ada), client_for(bea), client_for(cy)
+    joined, started = open_race(ada_client)["code"], open_race(ada_client)["code"]
+    for code in (joined, started):
+        invite(ada_client, code, "bea")
+    invite(ada_client, started, "cy")
+    post(bea_client, joined, "join")
+    assert_error(decline(bea_client, joined), 404, "not_found")
+    post(cy_client, started, "join")
+    post(ada_client, started, "start")
+    assert_error(decline(bea_client, started), 404, "not_found")
+    assert RaceInvitation.objects.filter(declined_at__isnull=False).count() == 0
+
+
+def test_declining_is_limited_per_player(settings: Any) -> None:
+    limits(settings, race_decline="1/hour")
+    ada, bea = make_user("ada"), make_user("bea")
+    follows.follow(user=ada, username="bea")
+    ada_client, bea_client = client_for(ada), client_for(bea)
+    codes = [open_race(ada_client)["code"] for _ in range(2)]
+    for code in codes:
+        invite(ada_client, code, "bea")
+    assert decline(bea_client, codes[0]).status_code == 204
+    assert_error(decline(bea_client, codes[1]), 429, "throttled")
+    assert len(bea_client.get("/api/me/race-invitations/").json()["results"]) == 1
+
+
+def test_the_lobby_hears_an_invitation_go_when_declined_joined_or_its_race_starts() -> None:
+    ada, bea, cy = make_user("ada"), make_user("bea"), make_user("cy")
+    follows.follow(user=ada, username="bea")
+    ada_client, bea_client, cy_client = client_for(ada), client_for(bea), client_for(cy)
+    declined, joined, started = (open_race(ada_client)["code"] for _ in range(3))
+    bea_headers, ada_headers = session_headers(bea), session_headers(ada)
+    seen: list[Any] = []
+
+    async def heard(ws: Any) -> Any:
+        message = await ws.receive_json_from(timeout=5)
+        seen.append(message)
+        return message
+
+    call = database_sync_to_async
+
+    @async_to_sync
+    async def scenario() -> None:
+        lobby, first = await connect("/ws/account/", bea_headers)
+        seen.append(first)
+        room, opened = await connect(f"/ws/races/{declined}/", ada_headers)
+        seen.append(opened)
+        for code in (declined, joined, started):
+            assert (await call(invite)(ada_client, code, "bea")).status_code == 200
+            assert (await heard(lobby))["type"] == "race_invitation"
+        # "Not now": gone from her lobby, and ada's room hears it, by name.
+        assert (await call(decline)(bea_client, declined)).status_code == 204
+        assert await heard(lobby) == {"type": "race_invitation_gone", "code": declined}
+        told = await heard(room)
+        assert told == {"type": "race_invitation_declined", "username": "bea"}
+        # She joins another from another tab or device: gone from this lobby.
+        assert (await call(post)(bea_client, joined, "join")).status_code == 200
+        assert await heard(lobby) == {"type": "race_invitation_gone", "code": joined}
+        # The third starts without her: gone too.
+        assert (await call(post)(cy_client, started, "join")).status_code == 200
+        assert (await call(post)(ada_client, started, "start")).status_code == 200
+        assert await heard(lobby) == {"type": "race_invitation_gone", "code": started}
+        assert await lobby.receive_nothing(timeout=0.2)
+        await lobby.disconnect()
+        # A reconnection finds none open.
+        again, caught_up = await connect("/ws/account/", bea_headers)
+        seen.append(caught_up)
+        assert caught_up == {"type": "race_invitations", "results": []}
+        await again.disconnect()
+        await room.disconnect()
+
+    scenario()
+    for message in seen:
+        assert not named_cards(json.dumps(message)), message

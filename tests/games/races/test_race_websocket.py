@@ -82,7 +82,7 @@ def test_the_room_sees_joins_the_countdown_progress_and_the_end(django_user_mode
         ws, first = await connect(f"/ws/races/{code}/", ada_headers)
         seen.append(json.dumps(first))
         assert first["type"] == "race" and first["race"]["phase"] == "waiting"
-        assert first["race"]["you"] == {"joined": True, "opener": True, "game": None}
+        assert first["race"]["you"] == {"joined": True, "opener": True, "game": None, "invited": []}
         await join(user=bo, code=code)
         joined = await next_race(ws, seen)
         assert [p["username"] for p in joined["players"]] == ["ada", "bo"]
@@ -134,7 +134,12 @@ def test_a_visitor_watches_a_room_and_an_unknown_one_is_refused(django_user_mode
     async def scenario() -> None:
         code = (await open_race(user=ada, variant_slug=SLUG)).race.code
         ws, first = await connect(f"/ws/races/{code}/", [ORIGIN])
-        assert first["race"]["you"] == {"joined": False, "opener": False, "game": None}
+        assert first["race"]["you"] == {
+            "joined": False,
+            "opener": False,
+            "game": None,
+            "invited": [],
+        }
         await ws.disconnect()
         _, refused = await connect("/ws/races/nosuchroom/", [ORIGIN])
         assert refused == 4404

@@ -54,7 +54,7 @@ def test_a_race_is_opened_with_its_opener_in_it_and_nothing_of_its_deal() -> Non
     assert body["link"] == f"/races/{body['code']}/"
     assert [p["username"] for p in body["players"]] == ["ada"]
     assert body["players"][0]["standing"] == "waiting"
-    assert body["you"] == {"joined": True, "opener": True, "game": None}
+    assert body["you"] == {"joined": True, "opener": True, "game": None, "invited": []}
 
 
 def test_a_visitor_opening_a_race_plays_as_a_new_guest() -> None:

@@ -2,7 +2,7 @@
 // connecting and after every change), and the player's buttons: join, ready, start, leave,
 // play your game, rematch. Nothing here sees a card: the race carries progress only.
 import { api, socket } from "./api.js";
-import { drawInvite } from "./race_invite.js";
+import { declinedInvite, drawInvite } from "./race_invite.js";
 
 const root = document.getElementById("race");
 const code = root.dataset.code;
@@ -182,6 +182,8 @@ socket(`/ws/races/${code}/`, (data) => {
       offset = Date.parse(data.now) - Date.now();
       drawPlayers();
     }
+  } else if (data.type === "race_invitation_declined") {
+    declinedInvite(data.username);
   }
 }, {
   onClose(closeCode) {
