@@ -6,7 +6,8 @@
 // result dialog), actions.js (the action queue and its outbox), hints.js, finish.js (automatic
 // play and Finish), live.js (the websocket and the live indicator), socket_writes.js (the
 // writes sent on that websocket, REST when it is down), settings_dialog.js,
-// new_game.js, signed_out.js, fit.js (the card size), menu.js (a phone's ☰ menu).
+// new_game.js, signed_out.js, fit.js (the card size), menu.js (a phone's ☰ menu), race.js (a
+// race's game: the race live above the table).
 
 import { api } from "./api.js";
 import { renderBoard } from "./board.js";
@@ -28,6 +29,7 @@ import { openLive } from "./play/live.js";
 import { announce, outdated, say, sayOnly } from "./play/messages.js";
 import { attachNewGame } from "./play/new_game.js";
 import { $, boardStop, page } from "./play/page.js";
+import { showRaceStrip } from "./play/race.js";
 import { raceAFriend, showResult } from "./play/result.js";
 import { attachSettingsDialog } from "./play/settings_dialog.js";
 import { createSignedOut } from "./play/signed_out.js";
@@ -159,6 +161,8 @@ async function start() {
     page.variant = variants.find((v) => v.slug === first.variant) ?? null;
     outdated("connection");
     show(first);
+    // A race's game: the race's line above the table, there before the table is measured.
+    showRaceStrip(first);
     fitChrome();
     // A new deal is dealt on the table before the player's eyes (not under reduced motion).
     if (first.move_number === 0 && first.status === "playing") dealIn(board);
