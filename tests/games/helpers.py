@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import json
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from itertools import count
+from pathlib import Path
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -23,6 +25,9 @@ from games.daily import services as daily_services
 from games.rules import get_variant
 from games.rules.state import Move
 from tests.support.api import assert_error as assert_error  # the one check, shared
+
+#: Deals whose winning line is known, per game (``{"seed": n, "moves": [...]}``).
+WINNING_LINES = json.loads((Path(__file__).parents[1] / "rules" / "winning_lines.json").read_text())
 
 SLUGS = [
     "grounds-for-divorce",

@@ -3,8 +3,6 @@ winning line is known (tests/rules/winning_lines.json)."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 from rest_framework.test import APIClient
@@ -12,8 +10,8 @@ from rest_framework.test import APIClient
 from games.models import Game
 from games.play import services as play_services
 from games.races.models import Race
+from tests.games.helpers import WINNING_LINES
 
-WINNING_LINES = json.loads((Path(__file__).parents[2] / "rules" / "winning_lines.json").read_text())
 SLUG = "gold-mine"
 
 
